@@ -1,0 +1,3 @@
+from boundcheck.cli import main
+
+main()

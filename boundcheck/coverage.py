@@ -1,0 +1,74 @@
+"""Which dimensions of an access need a guard, and which guards and contracts cover them.
+
+Shared by the guard rules (BC101–BC106) so that "covered" means one thing everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boundcheck.model import Access, Bound, Dim, Divisibility, Kernel, Space, Tiling
+
+
+def covers(bound: Bound, dim: Dim) -> bool:
+    """The bound limits the dimension's own index (not a block-local stand-in for it)."""
+    if bound.source != dim.source:
+        return False
+    if bound.axis is not None and dim.axis is not None and bound.axis != dim.axis:
+        return False
+    return not (bound.local and dim.tiling is not Tiling.WHOLE)
+
+
+def bounded_sources(kernel: Kernel) -> set[str]:
+    """Lane sources the kernel itself compares with an extent somewhere."""
+    return {b.source for a in kernel.accesses for b in a.guards if b.source and not b.wrap}
+
+
+def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
+    return next((f for f in facts if dim.tile is not None and f.tile == dim.tile), None)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    needed: tuple[Dim, ...]
+    covered: tuple[Dim, ...]
+    uncovered: tuple[Dim, ...]
+    local_only: tuple[tuple[Dim, Bound], ...]  # guarded only by a block-local index
+
+
+def coverage(kernel: Kernel, access: Access) -> Coverage | None:
+    """None when the access is outside the rules' reach (shared memory, unreadable index)."""
+    if access.opaque or access.space is not Space.GLOBAL:
+        return None
+    facts = [*kernel.contracts, *access.facts]
+    bounded = bounded_sources(kernel)
+    needed = []
+    for dim in access.dims:
+        if dim.source in access.checked_dims or contract_for(dim, facts):
+            continue
+        if dim.tiling is Tiling.WHOLE and dim.source not in bounded:
+            continue  # one tile spans the dimension and nothing says it can be partial
+        if dim.tiling is Tiling.LOOP and dim.loop is not None and dim.loop.trip is not None:
+            continue  # the loop stops before the tail (BC301 reports the skipped tail)
+        needed.append(dim)
+    covered, uncovered, local_only = [], [], []
+    for dim in needed:
+        if any(covers(b, dim) for b in access.guards):
+            covered.append(dim)
+            continue
+        local = next((b for b in access.guards if b.source == dim.source and b.local), None)
+        if local is not None:
+            local_only.append((dim, local))
+        else:
+            uncovered.append(dim)
+    return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only))
+
+
+def describe_dims(dims: tuple[Dim, ...] | list[Dim]) -> str:
+    return ", ".join(f"`{d.label}`" + (f" (tile {d.tile})" if d.tile else "") for d in dims)
+
+
+def smallest_break(dim: Dim) -> str:
+    """The smallest shape that leaves a partial tile: one more than a tile."""
+    return f"any extent that is not a multiple of {dim.tile}, e.g. {dim.tile} + 1" if dim.tile else \
+        "any extent that is not a multiple of the tile"

@@ -1,0 +1,99 @@
+"""One run: discover files, parse each with its frontend, apply the selected rules, then
+suppressions. Files are independent, so large runs fan out over processes."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from boundcheck import suppressions
+from boundcheck.discovery import discover
+from boundcheck.findings import Finding
+from boundcheck.model import Language, Module, Span
+from boundcheck.registry import Rule, all_rules
+from boundcheck.settings import Settings, code_matches
+
+PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
+
+
+@dataclass
+class Result:
+    findings: list[Finding] = field(default_factory=list)
+    files_checked: int = 0
+    files_parsed: int = 0
+    lines_parsed: int = 0
+
+
+def selected_rules(settings: Settings, path: str | None = None) -> list[Rule]:
+    rules = []
+    for code, cls in all_rules().items():
+        chosen = (
+            any(code_matches(code, s) for s in settings.select)
+            if settings.select else not cls.preview or settings.preview
+        )
+        chosen = chosen or any(code_matches(code, s) for s in settings.extend_select)
+        if chosen and not any(code_matches(code, s) for s in settings.ignore):
+            rules.append(cls())
+    return rules
+
+
+def needs_parse(language: Language, source: str) -> bool:
+    """The cheap prefilter: a file that cannot hold a kernel costs no parse."""
+    if language is Language.TRITON:
+        return "triton" in source
+    return "__global__" in source or "__device__" in source
+
+
+def parse(path: str, language: Language, source: str, settings: Settings) -> Module:
+    if language is Language.TRITON:
+        from boundcheck.frontends.triton import parse_module
+        return parse_module(path, source)
+    from boundcheck.frontends.cuda import parse_module as parse_cuda
+    return parse_cuda(path, source, settings.cuda_args)
+
+
+def check_source(path: str, language: Language, source: str, settings: Settings) -> tuple[list[Finding], bool]:
+    """Findings for one file (suppressions applied) and whether it was parsed."""
+    if not needs_parse(language, source):
+        return [], False
+    try:
+        module = parse(path, language, source, settings)
+    except Exception as exc:  # a frontend bug must not end the run: report it as BC001
+        module = Module(path, language, source, errors=[(Span(1, 0, 1, 0), f"internal error: {exc!r}")])
+    findings: list[Finding] = []
+    for rule in selected_rules(settings, path):
+        findings.extend(rule.check(module))
+    findings = suppressions.apply(module, findings, settings)
+    return sorted(findings, key=Finding.sort_key), True
+
+
+def _check_file(args: tuple[str, Language, Settings]) -> tuple[list[Finding], bool, int]:
+    path, language, settings = args
+    try:
+        source = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        return [Finding("BC001", "parse-failure", f"could not be read: {exc.strerror}", path,
+                        Span(1, 0, 1, 0))], False, 0
+    findings, parsed = check_source(path, language, source, settings)
+    return findings, parsed, source.count("\n") + 1 if parsed else 0
+
+
+def check_paths(paths: list[str], settings: Settings) -> Result:
+    files = [(str(p), lang) for p, lang in
+             discover(paths, settings.exclude + settings.extend_exclude, settings.respect_gitignore)]
+    jobs = settings.jobs or min(os.cpu_count() or 1, 8)
+    work = [(p, lang, settings) for p, lang in files]
+    result = Result(files_checked=len(files))
+    if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+        with ProcessPoolExecutor(jobs) as pool:
+            outcomes = list(pool.map(_check_file, work, chunksize=8))
+    else:
+        outcomes = [_check_file(w) for w in work]
+    for findings, parsed, lines in outcomes:
+        result.findings.extend(findings)
+        result.files_parsed += parsed
+        result.lines_parsed += lines
+    result.findings.sort(key=Finding.sort_key)
+    return result

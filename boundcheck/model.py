@@ -1,0 +1,262 @@
+"""The boundary model: what a kernel reads and writes, and what protects each access.
+
+Frontends (Triton via libcst, CUDA via libclang) fill these plain dataclasses; rules read only
+them. A frontend that cannot understand an index, a guard or a padding records that
+(``Access.opaque``, ``Padding.UNKNOWN``) and rules stay silent rather than guess.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+
+
+class Language(enum.Enum):
+    TRITON = "triton"
+    CUDA = "cuda"
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A source range: 1-based lines, 0-based code-point columns, end exclusive."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+class AccessKind(enum.Enum):
+    READ = "read"
+    WRITE = "write"
+    ATOMIC = "atomic"
+
+
+class Space(enum.Enum):
+    GLOBAL = "global"
+    SHARED = "shared"
+
+
+class Tiling(enum.Enum):
+    """How a dimension's index moves from tile to tile."""
+
+    PROGRAM = "program"  # offset by a program / block id: one tile per program
+    LOOP = "loop"  # offset by a loop induction variable or a pointer advanced in a loop
+    WHOLE = "whole"  # a single tile spans the dimension (no tile offset)
+
+
+@dataclass(frozen=True)
+class Dim:
+    """One tile-varying dimension of an access index.
+
+    ``source`` identifies the lane-varying origin (a ``tl.arange`` call, ``threadIdx.x``); two
+    accesses that share a source share the dimension. ``axis`` is the broadcast axis in a
+    multi-dimensional Triton tile (None for 1-D or CUDA).
+    """
+
+    source: str
+    label: str
+    tile: str | None
+    tiling: Tiling
+    axis: int | None = None
+    loop: Loop | None = None
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One conjunct of the guard that dominates an access, normalised to ``index OP limit``.
+
+    ``op`` is ``<`` or ``<=``; ``limit_slack`` is the constant added to the limit
+    (``i < n + 1`` has slack 1). ``local`` marks an index that omits the tile offset of the
+    dimension it bounds (``threadIdx.x < n`` for a block-tiled access). ``wrap`` marks an index
+    reduced modulo the extent (``offs % M``), in bounds by construction. ``lane_offset`` is the
+    constant added to the index (``i + 3 < n`` has 3), which a vector access needs.
+    """
+
+    source: str | None
+    index: str
+    op: str
+    limit: str
+    limit_is_extent: bool
+    span: Span
+    limit_slack: int = 0
+    lane_offset: int = 0
+    local: bool = False
+    wrap: bool = False
+    axis: int | None = None
+    op_span: Span | None = None  # the operator token as written, for the safe fix
+    op_text: str = ""
+
+    @property
+    def admits_extent(self) -> bool:
+        """True when the bound lets the index reach the extent itself (``i <= n``)."""
+        slack = self.limit_slack + (1 if self.op == "<=" else 0)
+        return self.limit_is_extent and not self.wrap and slack - self.lane_offset > 0
+
+
+@dataclass(frozen=True)
+class Padding:
+    """The value that out-of-bounds lanes carry into a computation.
+
+    ``value`` is a float (``-inf``, ``0.0`` …) when known. ``undefined`` marks lanes the program
+    never sets: Triton's masked load without ``other=`` (zero on every current backend, hence
+    ``value`` 0.0) or a shared-memory slot left ``stale`` from an earlier tile.
+    """
+
+    value: float | None
+    undefined: bool = False
+    stale: bool = False
+
+    @property
+    def known(self) -> bool:
+        return self.stale or self.value is not None
+
+    def describe(self) -> str:
+        if self.stale:
+            return "stale shared-memory contents"
+        if self.undefined:
+            return "undefined (zero on current backends)"
+        return format_value(self.value)
+
+
+UNKNOWN_PADDING = Padding(value=None)
+
+
+def format_value(value: float | None) -> str:
+    if value is None:
+        return "an unknown value"
+    if math.isinf(value):
+        return "-inf" if value < 0 else "inf"
+    if math.isnan(value):
+        return "nan"
+    return repr(float(value))
+
+
+class Reduction(enum.Enum):
+    """What consumes padded lanes, with the identity each needs."""
+
+    SUM = "sum"
+    DOT = "dot"
+    MAX = "max"
+    MIN = "min"
+    ARGMAX = "argmax"
+    ARGMIN = "argmin"
+    PROD = "prod"
+
+    @property
+    def identity(self) -> float:
+        return {
+            Reduction.SUM: 0.0,
+            Reduction.DOT: 0.0,
+            Reduction.MAX: -math.inf,
+            Reduction.ARGMAX: -math.inf,
+            Reduction.MIN: math.inf,
+            Reduction.ARGMIN: math.inf,
+            Reduction.PROD: 1.0,
+        }[self]
+
+
+@dataclass(frozen=True)
+class Use:
+    """A reduction reached by an access's value, with the padding as it arrives there.
+
+    ``via`` names the transformations on the way (``exp``), so a message can say that a zero
+    padding became ``exp(0) = 1`` before the sum. ``axes`` lists the broadcast axes reduced
+    (None: all, or unknown).
+    """
+
+    reduction: Reduction
+    padding: Padding
+    span: Span
+    via: tuple[str, ...] = ()
+    axes: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Divisibility:
+    """A documented, asserted fact ``extent % tile == 0`` (or ``extent == tile``)."""
+
+    extent: str
+    tile: str
+    origin: str  # "static_assert", "heuristics", "host assert", "assume comment", …
+
+
+@dataclass(frozen=True)
+class Access:
+    kind: AccessKind
+    buffer: str
+    span: Span
+    space: Space
+    dims: tuple[Dim, ...]
+    guards: tuple[Bound, ...] = ()
+    padding: Padding | None = None  # None: no guard, or a write (nothing padded)
+    uses: tuple[Use, ...] = ()
+    facts: tuple[Divisibility, ...] = ()  # true on this access's path (EVEN_K branches)
+    width: int = 1  # elements per lane: 4 for float4
+    opaque: bool = False  # the frontend could not read the guard or the index fully
+    checked_dims: frozenset[str] = frozenset()  # sources protected by boundary_check / TMA
+    text: str = ""
+    other_at: Span | None = None  # where ``, other=…`` would go (Triton masked loads)
+
+
+@dataclass(frozen=True)
+class FloorDiv:
+    """``extent // tile`` (or ``/`` on integers) where a ceiling division was needed."""
+
+    extent: str
+    tile: str
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True)
+class Loop:
+    span: Span
+    var: str | None
+    trip: FloorDiv | None = None  # the trip count floors a runtime extent by a tile
+
+
+@dataclass(frozen=True)
+class Launch:
+    kernel: str
+    span: Span
+    grid: tuple[FloorDiv, ...]  # grid dimensions that floor a runtime extent by a tile
+    facts: tuple[Divisibility, ...] = ()
+
+
+@dataclass(frozen=True)
+class Exit:
+    """A boundary ``return``/``continue``/``break`` and the barriers that may follow it."""
+
+    span: Span
+    statement: str
+    guard: str
+    barriers_after: tuple[Span, ...]
+
+
+@dataclass
+class Kernel:
+    name: str
+    language: Language
+    span: Span
+    accesses: list[Access] = field(default_factory=list)
+    loops: list[Loop] = field(default_factory=list)
+    exits: list[Exit] = field(default_factory=list)
+    contracts: list[Divisibility] = field(default_factory=list)
+    tail_handled: set[tuple[str, str]] = field(default_factory=set)  # (extent, tile) remainders
+
+
+@dataclass
+class Module:
+    """One analysed file."""
+
+    path: str
+    language: Language
+    source: str
+    kernels: list[Kernel] = field(default_factory=list)
+    launches: list[Launch] = field(default_factory=list)
+    errors: list[tuple[Span, str]] = field(default_factory=list)  # parse failures (BC001)
+
+    def lines(self) -> list[str]:
+        return self.source.splitlines()

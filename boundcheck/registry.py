@@ -1,0 +1,59 @@
+"""Rules register themselves by subclassing :class:`Rule`; modules under ``boundcheck.rules``
+are imported on first use, so adding a rule touches only its own module, page and fixtures."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterator
+from typing import ClassVar
+
+from boundcheck.findings import Finding, Fix
+from boundcheck.model import Kernel, Language, Module, Span
+
+_RULES: dict[str, type[Rule]] = {}
+
+
+class Rule:
+    """One checklist item. Subclasses set ``code``/``name`` and implement ``check``.
+
+    ``languages`` lists the frontends whose model the rule understands; ``preview`` rules run
+    only when selected. The rule's documentation and metadata live in ``rules/<code>-<name>.md``.
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    languages: ClassVar[frozenset[Language]] = frozenset(Language)
+    preview: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__:
+            _RULES[cls.code] = cls
+
+    def check(self, module: Module) -> Iterator[Finding]:
+        for kernel in module.kernels:
+            if kernel.language in self.languages:
+                yield from self.check_kernel(module, kernel)
+
+    def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
+        return iter(())
+
+    def finding(
+        self, module: Module, span: Span, message: str, kernel: Kernel | None = None,
+        fix: Fix | None = None,
+    ) -> Finding:
+        return Finding(
+            code=self.code, name=self.name, message=message, path=module.path, span=span,
+            kernel=kernel.name if kernel else None, fix=fix,
+        )
+
+
+def all_rules() -> dict[str, type[Rule]]:
+    """Every rule class by code, importing ``boundcheck.rules.*`` once."""
+    if not _RULES:
+        import boundcheck.rules as package
+
+        for info in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+    return dict(sorted(_RULES.items()))

@@ -1,0 +1,1 @@
+"""Output formats: each module renders a run's findings for one audience."""

@@ -1,0 +1,2 @@
+"""Rule modules: each defines one :class:`boundcheck.registry.Rule` subclass and is found by
+``boundcheck.registry.all_rules``."""

@@ -1,0 +1,37 @@
+from collections.abc import Iterator
+
+from boundcheck.coverage import covers
+from boundcheck.findings import Finding
+from boundcheck.model import Kernel, Module
+from boundcheck.registry import Rule
+
+
+class VectorTail(Rule):
+    """A W-wide vector access is guarded on its first lane only (``i < n`` for a ``float4``)."""
+
+    code = "BC106"
+    name = "vector-tail"
+
+    def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
+        facts = list(kernel.contracts)
+        for access in kernel.accesses:
+            w = access.width
+            if w <= 1 or access.opaque or any(f.tile == str(w) for f in [*facts, *access.facts]):
+                continue
+            for dim in access.dims:
+                bounds = [b for b in access.guards if covers(b, dim) and not b.wrap]
+                if not bounds:
+                    continue
+                reach = max(b.lane_offset - b.limit_slack - (1 if b.op == "<=" else 0) for b in bounds)
+                if reach >= w - 1:
+                    continue
+                b = bounds[0]
+                yield self.finding(
+                    module, access.span,
+                    f"{w}-wide access to `{access.buffer}` is guarded by `{b.index} {b.op} {b.limit}`,"
+                    f" which checks its first lane only: for {b.limit} % {w} != 0 the last vector runs"
+                    f" up to {w - 1} elements past the end; guard it with `{b.index} + {w - 1} < {b.limit}`"
+                    f" and finish the tail with scalar accesses, or assert `{b.limit} % {w} == 0`",
+                    kernel,
+                )
+                break

@@ -1,0 +1,356 @@
+"""A small language-neutral expression form, and the index algebra both frontends share.
+
+Frontends translate index, mask and guard expressions into :data:`Expr` trees, with each name
+classified (:class:`Kind`). This module expands them into sums of products to split an index into
+per-dimension parts, normalise comparisons into :class:`~boundcheck.model.Bound`, and spot floor
+divisions. Everything it cannot read stays an opaque factor, so rules stay silent rather than guess.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from boundcheck.model import Bound, Dim, FloorDiv, Loop, Span, Tiling
+
+
+class Kind(enum.Enum):
+    LANE = "lane"  # varies across the lanes of a tile: tl.arange, threadIdx
+    PROGRAM = "program"  # program / block id
+    LOOP = "loop"  # a loop induction variable
+    EXTENT = "extent"  # a runtime scalar (problem size, stride, loaded length)
+    CONST = "const"  # a compile-time constant: tl.constexpr, template parameter, macro
+    OTHER = "other"  # anything else (a pointer, an unknown local)
+
+
+@dataclass(frozen=True)
+class Sym:
+    name: str
+    kind: Kind
+
+
+@dataclass(frozen=True)
+class Num:
+    value: int | float
+
+
+@dataclass(frozen=True)
+class Bin:
+    op: str  # + - * / // % & | ^ << >>
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str  # normalised: "min", "max", "cdiv", or the callee's text
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Axis:
+    """``e[:, None]``: the lanes of ``e`` lie along broadcast ``axis``."""
+
+    expr: Expr
+    axis: int
+
+
+Expr = Sym | Num | Bin | Call | Axis
+
+
+def render(e: Expr) -> str:
+    """Source-like text for messages (minimal parentheses)."""
+    match e:
+        case Sym(name=name):
+            return name
+        case Num(value=v):
+            return str(v)
+        case Axis(expr=inner):
+            return render(inner)
+        case Call(fn=fn, args=args):
+            return f"{fn}({', '.join(render(a) for a in args)})"
+        case Bin(op=op, left=left, right=right):
+            return f"{_paren(left, op, False)} {op} {_paren(right, op, True)}"
+    raise TypeError(e)
+
+
+_PRECEDENCE = {"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6, "%": 6}
+
+
+def _paren(e: Expr, parent: str, right: bool) -> str:
+    text = render(e)
+    if isinstance(e, Bin):
+        mine, theirs = _PRECEDENCE.get(e.op, 0), _PRECEDENCE.get(parent, 0)
+        if mine < theirs or (right and mine == theirs and parent in "-/%//"):
+            return f"({text})"
+    return text
+
+
+def syms(e: Expr) -> Iterator[Sym]:
+    match e:
+        case Sym():
+            yield e
+        case Bin(left=left, right=right):
+            yield from syms(left)
+            yield from syms(right)
+        case Call(args=args):
+            for a in args:
+                yield from syms(a)
+        case Axis(expr=inner):
+            yield from syms(inner)
+
+
+def kinds(e: Expr) -> set[Kind]:
+    return {s.kind for s in syms(e)}
+
+
+def lanes(e: Expr, axis: int | None = None) -> set[tuple[str, int | None]]:
+    """The lane symbols of ``e`` with the broadcast axis each lies on."""
+    match e:
+        case Sym(name=name, kind=Kind.LANE):
+            return {(name, axis)}
+        case Axis(expr=inner, axis=a):
+            return lanes(inner, a if axis is None else axis)
+        case Bin(left=left, right=right):
+            return lanes(left, axis) | lanes(right, axis)
+        case Call(args=args):
+            return set().union(*(lanes(a, axis) for a in args)) if args else set()
+    return set()
+
+
+# --- sums of products ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    """``coeff * f1 * f2 …``; factors are symbols or expressions the algebra does not open."""
+
+    coeff: int | float
+    factors: tuple[Expr, ...]
+
+
+def expand(e: Expr) -> list[Term]:
+    """Distribute ``+``, ``-`` and ``*`` (and shifts by constants) into a list of terms."""
+    match e:
+        case Num(value=v):
+            return [Term(v, ())]
+        case Axis(expr=inner, axis=a):
+            return [Term(t.coeff, tuple(_on_axis(f, a) for f in t.factors)) for t in expand(inner)]
+        case Bin(op="+", left=left, right=right):
+            return expand(left) + expand(right)
+        case Bin(op="-", left=left, right=right):
+            return expand(left) + [Term(-t.coeff, t.factors) for t in expand(right)]
+        case Bin(op="*", left=left, right=right):
+            return [
+                Term(a.coeff * b.coeff, a.factors + b.factors)
+                for a in expand(left)
+                for b in expand(right)
+            ]
+        case Bin(op="<<", left=left, right=Num(value=int(k))):
+            return [Term(t.coeff * (1 << k), t.factors) for t in expand(left)]
+    return [Term(1, (e,))]
+
+
+def _on_axis(e: Expr, axis: int) -> Expr:
+    return e if isinstance(e, Num) else Axis(e, axis)
+
+
+def constant(terms: list[Term]) -> int | float:
+    return sum(t.coeff for t in terms if not t.factors)
+
+
+def variable(terms: list[Term]) -> list[Term]:
+    return [t for t in terms if t.factors and t.coeff != 0]
+
+
+def terms_text(terms: list[Term]) -> str:
+    """Canonical text of a sum (order-independent), used to compare limits and tiles."""
+    parts = []
+    for t in sorted(terms, key=lambda t: sorted(render(f) for f in t.factors)):
+        body = " * ".join(sorted(render(f) for f in t.factors))
+        if not body:
+            parts.append(str(t.coeff))
+        elif t.coeff == 1:
+            parts.append(body)
+        elif t.coeff == -1:
+            parts.append(f"-{body}")
+        else:
+            parts.append(f"{t.coeff} * {body}")
+    return " + ".join(parts).replace("+ -", "- ") or "0"
+
+
+# --- dimensions of an index ----------------------------------------------------------------
+
+
+def _term_kinds(t: Term) -> set[Kind]:
+    return set().union(*(kinds(f) for f in t.factors)) if t.factors else set()
+
+
+def _stride_key(t: Term) -> frozenset[str]:
+    return frozenset(render(f) for f in t.factors if not lanes(f))
+
+
+def _tiling(ks: set[Kind]) -> Tiling:
+    if Kind.PROGRAM in ks:
+        return Tiling.PROGRAM
+    if Kind.LOOP in ks:
+        return Tiling.LOOP
+    return Tiling.WHOLE
+
+
+@dataclass(frozen=True)
+class DimPart:
+    """One dimension of an index and the protection it carries by construction."""
+
+    dim: Dim
+    intrinsic: Bound | None  # a wrap (``% M``) or clamp (``min(i, M - 1)``) bounding it
+
+
+def dims_of(
+    index: Expr, span: Span, loops: dict[str, Loop] | None = None, label: str = ""
+) -> list[DimPart]:
+    """Split a flat index into its tile-varying dimensions.
+
+    Each lane term ``lane * stride`` becomes a dimension; a term without lanes (``pid * B``,
+    ``k * BLOCK``) is the tile offset of the lane term whose stride it extends, or of the unit-stride
+    one. The dimension's tiling comes from the offsets' symbols (program id → PROGRAM, loop
+    variable → LOOP).
+    """
+    loops = loops or {}
+    terms = variable(expand(index))
+    lane_terms = [t for t in terms if any(lanes(f) for f in t.factors)]
+    if not lane_terms:
+        return []
+    groups: dict[int, list[Term]] = {i: [t] for i, t in enumerate(lane_terms)}
+    for t in terms:
+        if t in lane_terms:
+            continue
+        key = _stride_key(t)
+        best, best_len = None, -1
+        for i, lt in enumerate(lane_terms):
+            s = _stride_key(lt)
+            if s <= key and len(s) > best_len:
+                best, best_len = i, len(s)
+        if best is not None:
+            groups[best].append(t)
+    parts: dict[tuple[str, int | None], DimPart] = {}
+    for i, lt in enumerate(lane_terms):
+        for lane_name, axis in sorted(lanes(Call("", lt.factors)), key=str):
+            ks = set().union(*(_term_kinds(t) for t in groups[i]))
+            loop = next((loops[s.name] for t in groups[i] for f in t.factors for s in syms(f)
+                         if s.kind is Kind.LOOP and s.name in loops), None)
+            dim = Dim(
+                source=lane_name, label=label or lane_name, tile=_tile_of(lane_name),
+                tiling=_tiling(ks), axis=axis, loop=loop,
+            )
+            key = (lane_name, axis)
+            if key not in parts or parts[key].intrinsic is None:
+                parts[key] = DimPart(dim, _intrinsic(lt, lane_name, axis, span))
+    return list(parts.values())
+
+
+def _tile_of(lane_name: str) -> str | None:
+    """``tl.arange(0, BLOCK)`` → ``BLOCK``; ``threadIdx.x`` → ``blockDim.x``."""
+    if lane_name.startswith("arange(") and "," in lane_name:
+        return lane_name[len("arange("):-1].split(",", 1)[1].strip()
+    if lane_name.startswith("threadIdx."):
+        return "blockDim." + lane_name.rsplit(".", 1)[1]
+    return None
+
+
+def _intrinsic(t: Term, lane_name: str, axis: int | None, span: Span) -> Bound | None:
+    """A factor ``(…lane…) % M`` or ``min(…lane…, M - 1)`` keeps the index in bounds."""
+    for f in t.factors:
+        inner = f.expr if isinstance(f, Axis) else f
+        if isinstance(inner, Bin) and inner.op == "%" and any(n == lane_name for n, _ in lanes(inner.left)):
+            if not lanes(inner.right) and (kinds(inner.right) - {Kind.CONST} or isinstance(inner.right, Sym)):
+                return Bound(lane_name, render(inner.left), "<", render(inner.right), True, span,
+                             wrap=True, axis=axis)
+        if isinstance(inner, Call) and inner.fn == "min" and any(n == lane_name for n, _ in lanes(inner)):
+            others = [a for a in inner.args if not lanes(a)]
+            if others:
+                return Bound(lane_name, render(inner), "<=", render(others[0]), True, span,
+                             wrap=True, axis=axis)
+    return None
+
+
+# --- comparisons ----------------------------------------------------------------------------
+
+_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
+
+
+def negate(op: str) -> str:
+    return _NEGATE[op]
+
+
+def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
+    """Normalise ``left OP right`` into upper bounds ``index <|<= limit`` on lane dimensions.
+
+    Lower bounds (``i >= 0``), comparisons between two lane expressions (causal masks) and
+    equality tests carry no upper bound and give nothing.
+    """
+    l_lanes, r_lanes = lanes(left), lanes(right)
+    if bool(l_lanes) == bool(r_lanes):
+        return []
+    if r_lanes:
+        left, right, op, l_lanes = right, left, _FLIP[op], r_lanes
+    if op not in ("<", "<="):
+        return []
+    idx_terms, lim_terms = expand(left), expand(right)
+    lim_var = variable(lim_terms)
+    if not lim_var:
+        return []  # i < 1024: a literal limit is a tile-internal bound, not an extent
+    idx_kinds = set().union(*(_term_kinds(t) for t in variable(idx_terms)))
+    lim_kinds = set().union(*(_term_kinds(t) for t in lim_var))
+    local = not ({Kind.PROGRAM, Kind.LOOP} & (idx_kinds | lim_kinds))
+    is_extent = bool(lim_kinds - {Kind.CONST}) or _mentions_const_extent(lim_var)
+    out = []
+    for lane_name, axis in sorted(l_lanes, key=str):
+        out.append(Bound(
+            source=lane_name, index=render(left), op=op, limit=terms_text(lim_var),
+            limit_is_extent=is_extent, span=span, limit_slack=_int(constant(lim_terms)),
+            lane_offset=_int(constant(idx_terms)), local=local, axis=axis,
+        ))
+    return out
+
+
+def _mentions_const_extent(lim: list[Term]) -> bool:
+    """A constexpr size such as ``HEAD_DIM`` (not a bare literal) still names an extent."""
+    return any(isinstance(f, Sym) for t in lim for f in t.factors)
+
+
+def _int(v: int | float) -> int:
+    return int(v) if float(v).is_integer() else 0
+
+
+# --- floor divisions ------------------------------------------------------------------------
+
+
+def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//",)) -> FloorDiv | None:
+    """``extent // tile`` at the top of ``e`` (through ``* tile``), not written as a ceiling.
+
+    A ceiling is ``(a + b - 1) // b`` or anything whose numerator has a positive constant;
+    ``cdiv`` calls never match. The extent must be a runtime value.
+    """
+    match e:
+        case Bin(op="*", left=left, right=right):
+            return floor_division(left, span, int_division_ops) or floor_division(right, span, int_division_ops)
+        case Bin(op=op, left=num, right=den) if op in int_division_ops:
+            num_terms = expand(num)
+            if constant(num_terms) > 0 or lanes(num) or lanes(den):
+                return None
+            if not ({Kind.EXTENT, Kind.OTHER} & kinds(num)):
+                return None
+            if not variable(expand(den)) and not isinstance(den, Num):
+                return None
+            if _is_ceiling_numerator(num_terms, den):
+                return None
+            return FloorDiv(extent=render(num), tile=render(den), span=span, text=render(e))
+    return None
+
+
+def _is_ceiling_numerator(num_terms: list[Term], den: Expr) -> bool:
+    den_text = terms_text(variable(expand(den)))
+    return any(terms_text([t]) == den_text for t in variable(num_terms) if len(num_terms) > 1)
