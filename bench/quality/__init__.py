@@ -1,0 +1,1 @@
+"""Mutation benchmark: recall and precision of boundcheck on real kernel code."""

@@ -1,0 +1,535 @@
+"""Mutation operators for Triton kernels, on the libcst tree so every mutant parses.
+
+Each operator seeds one boundary bug of the kind a rule exists for, only inside ``@jit``
+functions (and, for grids, in the host code that launches them). A site an operator recognises
+but cannot change cleanly is skipped and counted, never approximated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from bench.quality.mutant import Mutant, Mutations, splice
+
+ACCESS_READ = {"load"}
+ACCESS_WRITE = {"store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
+                "atomic_xor", "atomic_xchg", "atomic_cas"}
+MAX_CONSUMERS = {"max", "argmax", "maximum", "exp", "exp2", "softmax", "log_softmax", "logsumexp"}
+UNDEFINED_CONSUMERS = MAX_CONSUMERS | {"min", "argmin", "minimum"}
+SUM_CONSUMERS = {"sum", "dot", "cumsum", "dot_scaled"}
+RANGE_CALLS = {"range", "tl.range", "tl.static_range", "triton.language.range"}
+ATOMIC_ARG = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.Subscript, cst.Call)
+
+
+def dotted(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else ""
+    return ""
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            n.value.visit(self)
+            return False
+
+    node.visit(_V())
+    return found
+
+
+def is_neg_inf(node: cst.BaseExpression) -> bool:
+    code = cst.Module([]).code_for_node(node.with_changes(lpar=[], rpar=[]))
+    code = code.replace(" ", "").replace("'", '"')
+    return code in {'float("-inf")', '-float("inf")', "-math.inf", "-float(math.inf)", "-np.inf",
+                    "-inf", "-INF", "-torch.inf", "-tl.inf"}
+
+
+def is_zero(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.Integer, cst.Float)) and float(node.value) == 0.0
+
+
+def kwarg(call: cst.Call, name: str) -> cst.Arg | None:
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def without_args(call: cst.Call, names: set[str]) -> cst.Call:
+    args = [a for a in call.args if not (a.keyword is not None and a.keyword.value in names)]
+    if args and len(args) < len(call.args) and call.args[-1] not in args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return call.with_changes(args=args)
+
+
+def code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def operand(node: cst.BaseExpression) -> str:
+    text = code(node)
+    return text if isinstance(node, ATOMIC_ARG) or node.lpar else f"({text})"
+
+
+@dataclass
+class Function:
+    node: cst.FunctionDef
+    calls: list[cst.Call] = field(default_factory=list)
+    assigns: list[cst.Assign] = field(default_factory=list)
+    augassigns: list[cst.AugAssign] = field(default_factory=list)
+    loops: list[cst.For] = field(default_factory=list)
+
+
+class _Collect(cst.CSTVisitor):
+    def __init__(self, fn: Function) -> None:
+        self.fn = fn
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.fn.calls.append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.fn.assigns.append(node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.fn.augassigns.append(node)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.fn.loops.append(node)
+
+
+def is_jit(fn: cst.FunctionDef) -> bool:
+    for dec in fn.decorators:
+        expr = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        if dotted(expr).split(".")[-1] == "jit":
+            return True
+    return False
+
+
+class TritonMutator:
+    """All mutants of one file."""
+
+    def __init__(self, path: str, source: str) -> None:
+        self.path = path
+        self.source = source
+        self.module = cst.parse_module(source)
+        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        self.pos = wrapper.resolve(PositionProvider)
+        self.parent = wrapper.resolve(ParentNodeProvider)
+        self.out = Mutations()
+        self.seen: set[tuple[str, int, int]] = set()
+        self.functions: list[Function] = []
+        self.host: Function = Function(cst.FunctionDef(cst.Name("_"), cst.Parameters(), cst.IndentedBlock([])))
+        for stmt in self._all_functions():
+            fn = Function(stmt)
+            stmt.body.visit(_Collect(fn))
+            self.functions.append(fn)
+        self.module.visit(_Collect(self.host))
+        self.kernel_names = {f.node.name.value for f in self.functions}
+
+    def _all_functions(self) -> Iterator[cst.FunctionDef]:
+        found: list[cst.FunctionDef] = []
+
+        class _V(cst.CSTVisitor):
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+                if is_jit(node):
+                    found.append(node)
+
+        self.module.visit(_V())
+        return iter(found)
+
+    # -- positions ---------------------------------------------------------------------------
+
+    def start(self, node: cst.CSTNode) -> tuple[int, int]:
+        p = self.pos[node].start
+        return p.line, p.column
+
+    def end(self, node: cst.CSTNode) -> tuple[int, int]:
+        p = self.pos[node].end
+        return p.line, p.column
+
+    def statement(self, node: cst.CSTNode) -> tuple[int, int]:
+        """Lines of the statement holding ``node`` (a compound statement's header only)."""
+        child, cur = node, self.parent.get(node)
+        while cur is not None:
+            if isinstance(cur, cst.SimpleStatementLine):
+                return self.pos[cur].start.line, self.pos[cur].end.line
+            if isinstance(cur, cst.For) and child is not cur.body:
+                return self.pos[cur].start.line, self.pos[cur.iter].end.line
+            if isinstance(cur, (cst.If, cst.While)) and child is cur.test:
+                return self.pos[cur].start.line, self.pos[cur.test].end.line
+            child, cur = cur, self.parent.get(cur)
+        return self.pos[node].start.line, self.pos[node].end.line
+
+    def enclosing_loop(self, node: cst.CSTNode) -> cst.For | None:
+        cur = self.parent.get(node)
+        while cur is not None and not isinstance(cur, cst.FunctionDef):
+            if isinstance(cur, cst.For):
+                return cur
+            cur = self.parent.get(cur)
+        return None
+
+    # -- emitting ----------------------------------------------------------------------------
+
+    def emit(self, operator: str, rule: str, node: cst.CSTNode, text: str, description: str,
+             targets: list[tuple[int, int]]) -> None:
+        key = (operator, *self.start(node))
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        mutated = splice(self.source, self.start(node), self.end(node), text)
+        if mutated == self.source:
+            self.out.skip(operator, rule, "the change would leave the text as it was")
+            return
+        try:
+            cst.parse_module(mutated)
+        except cst.ParserSyntaxError:
+            self.out.skip(operator, rule, "the mutant does not parse")
+            return
+        self.out.mutants.append(Mutant(operator, rule, self.path, self.start(node)[0], description,
+                                       mutated, tuple(sorted(set(targets)))))
+
+    # -- data flow, just enough to say what a load feeds --------------------------------------
+
+    def resolve(self, fn: Function, name: str, before: cst.CSTNode) -> cst.Assign | None:
+        limit = self.start(before)
+        best = None
+        for a in fn.assigns:
+            if (len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+                    and a.targets[0].target.value == name and self.start(a) < limit):
+                if best is None or self.start(a) > self.start(best):
+                    best = a
+        return best
+
+    def uses(self, fn: Function, assign: cst.Assign, name: str) -> list[cst.Call]:
+        """Accesses whose ``mask=`` is ``name`` as bound by ``assign``."""
+        out = []
+        for call in self.accesses(fn):
+            arg = kwarg(call, "mask")
+            if arg is not None and name in names_in(arg.value) and self.resolve(fn, name, call) is assign:
+                out.append(call)
+        return out
+
+    def feeds(self, fn: Function, call: cst.Call, consumers: set[str], accumulate: bool = False) -> bool:
+        """Whether the value of ``call`` reaches a call named in ``consumers`` (or ``+=``)."""
+        cur = self.parent.get(call)
+        while cur is not None and not isinstance(cur, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            if isinstance(cur, cst.Call) and dotted(cur.func).split(".")[-1] in consumers:
+                return True
+            if isinstance(cur, cst.Assign):
+                break
+            cur = self.parent.get(cur)
+        if not isinstance(cur, cst.Assign):
+            return False
+        tainted = {t.target.value for t in cur.targets if isinstance(t.target, cst.Name)}
+        for _ in range(2):  # twice, for values carried around a loop
+            for a in fn.assigns:
+                if names_in(a.value) & tainted:
+                    tainted |= {n for t in a.targets for n in names_in(t.target)}
+        for c in fn.calls:
+            if dotted(c.func).split(".")[-1] in consumers and any(names_in(a.value) & tainted for a in c.args):
+                return True
+        return accumulate and any(
+            isinstance(a.operator, cst.AddAssign) and names_in(a.value) & tainted for a in fn.augassigns)
+
+    def accesses(self, fn: Function) -> Iterator[cst.Call]:
+        for c in fn.calls:
+            name = dotted(c.func)
+            if "." in name and name.split(".")[-1] in ACCESS_READ | ACCESS_WRITE:
+                yield c
+
+    @staticmethod
+    def access_rule(call: cst.Call) -> str:
+        return "BC101" if dotted(call.func).split(".")[-1] in ACCESS_READ else "BC102"
+
+    # -- masks -------------------------------------------------------------------------------
+
+    def mask_root(self, fn: Function, call: cst.Call) -> tuple[cst.BaseExpression, list[cst.Call]] | None:
+        """The expression a mutation of ``call``'s mask should change, and the accesses it guards."""
+        arg = kwarg(call, "mask")
+        if arg is None:
+            return None
+        value = arg.value
+        if isinstance(value, cst.Name):
+            assign = self.resolve(fn, value.value, call)
+            if assign is None:
+                return None
+            return assign.value, self.uses(fn, assign, value.value)
+        return value, [call]
+
+    def conjuncts(self, expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+            return self.conjuncts(expr.left) + self.conjuncts(expr.right)
+        return [expr]
+
+    def is_bound(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
+        if depth > 4:
+            return False
+        if isinstance(expr, cst.Comparison):
+            return any(isinstance(t.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+                                               cst.GreaterThanEqual)) for t in expr.comparisons)
+        if isinstance(expr, cst.Subscript):
+            return self.is_bound(fn, expr.value, at, depth + 1)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+            return all(self.is_bound(fn, c, at, depth + 1) for c in self.conjuncts(expr))
+        if isinstance(expr, cst.Name):
+            assign = self.resolve(fn, expr.value, at)
+            return assign is not None and self.is_bound(fn, assign.value, assign, depth + 1)
+        return False
+
+    def strict_comparison(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode,
+                          depth: int = 0) -> cst.Comparison | None:
+        if depth > 4:
+            return None
+        if isinstance(expr, cst.Comparison):
+            ok = len(expr.comparisons) == 1 and isinstance(expr.comparisons[0].operator,
+                                                          (cst.LessThan, cst.GreaterThan))
+            return expr if ok else None
+        if isinstance(expr, cst.Subscript):
+            return self.strict_comparison(fn, expr.value, at, depth + 1)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
+            for c in self.conjuncts(expr):
+                found = self.strict_comparison(fn, c, at, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        if isinstance(expr, cst.Name):
+            assign = self.resolve(fn, expr.value, at)
+            return None if assign is None else self.strict_comparison(fn, assign.value, assign, depth + 1)
+        return None
+
+    def loop_names(self, call: cst.Call) -> set[str]:
+        loop = self.enclosing_loop(call)
+        if loop is None:
+            return set()
+        found = names_in(loop.target)
+
+        class _V(cst.CSTVisitor):
+            def visit_Assign(self, n: cst.Assign) -> None:
+                for t in n.targets:
+                    found.update(names_in(t.target))
+
+            def visit_AugAssign(self, n: cst.AugAssign) -> None:
+                found.update(names_in(n.target))
+
+        loop.body.visit(_V())
+        return found
+
+    def varies_in_loop(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, loop: set[str],
+                       depth: int = 0) -> bool:
+        if depth > 4:
+            return False
+        for name in names_in(expr):
+            if name in loop:
+                return True
+            assign = self.resolve(fn, name, at)
+            if assign is not None and name not in {"tl", "triton"} and self.varies_in_loop(
+                    fn, assign.value, assign, loop, depth + 1):
+                return True
+        return False
+
+    def drop_conjunct(self, victim: cst.BaseExpression) -> tuple[cst.CSTNode, str] | None:
+        """The node to replace, and its text, to remove ``victim`` from its ``&`` chain."""
+        parent = self.parent.get(victim)
+        if not (isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.BitAnd)):
+            return None
+        sibling = parent.right if parent.left is victim else parent.left
+        text = code(sibling.with_changes(lpar=[], rpar=[])) if sibling.lpar else code(sibling)
+        if parent.lpar or sibling.lpar:
+            text = f"({text})"
+        return parent, text
+
+    # -- operators ---------------------------------------------------------------------------
+
+    def drop_mask(self, fn: Function) -> None:
+        for call in self.accesses(fn):
+            rule = self.access_rule(call)
+            if kwarg(call, "mask") is None:
+                positional = len(call.args) > (1 if rule == "BC101" else 2) and call.args[
+                    1 if rule == "BC101" else 2].keyword is None
+                if positional:
+                    self.out.skip("drop-mask", rule, "mask passed positionally")
+                continue
+            dropped = {"mask", "other"} if rule == "BC101" else {"mask"}
+            self.emit("drop-mask", rule, call, code(without_args(call, dropped)),
+                      f"dropped mask= of {dotted(call.func)}", [self.statement(call)])
+
+    def drop_dimension(self, fn: Function) -> None:
+        for call in self.accesses(fn):
+            root = self.mask_root(fn, call)
+            if root is None:
+                continue
+            expr, users = root
+            parts = self.conjuncts(expr)
+            if len(parts) < 2:
+                continue
+            loop = self.loop_names(call)
+            bounds = [p for p in parts if self.is_bound(fn, p, call)]
+            k_terms = [p for p in bounds if loop and self.varies_in_loop(fn, p, call, loop)]
+            others = [p for p in bounds if p not in k_terms]
+            targets = [self.statement(u) for u in users]
+            for operator, victims in (("drop-mask-dim", others), ("drop-k-term", k_terms)):
+                if not victims:
+                    continue
+                victim = victims[-1]
+                if not any(p is not victim for p in bounds):
+                    self.out.skip(operator, "BC103", "no other bound would remain")
+                    continue
+                change = self.drop_conjunct(victim)
+                if change is None:
+                    self.out.skip(operator, "BC103", "conjunct not directly in an & chain")
+                    continue
+                node, text = change
+                self.emit(operator, "BC103", node, text, f"dropped `{code(victim)}` from the mask", targets)
+
+    def off_by_one(self, fn: Function) -> None:
+        for call in self.accesses(fn):
+            root = self.mask_root(fn, call)
+            if root is None:
+                continue
+            cmp = self.strict_comparison(fn, root[0], call)
+            if cmp is None:
+                continue
+            op = cmp.comparisons[0].operator
+            new_op = (cst.LessThanEqual if isinstance(op, cst.LessThan) else cst.GreaterThanEqual)(
+                whitespace_before=op.whitespace_before, whitespace_after=op.whitespace_after)
+            new = cmp.with_changes(comparisons=[cmp.comparisons[0].with_changes(operator=new_op)])
+            new = new.with_changes(lpar=[], rpar=[])
+            self.emit("off-by-one", "BC104", cmp, code(new), f"`{code(cmp)}` became `{code(new)}`",
+                      [self.statement(cmp)])
+
+    def padding(self, fn: Function) -> None:
+        for call in self.accesses(fn):
+            if self.access_rule(call) != "BC101" or kwarg(call, "mask") is None:
+                continue
+            other = kwarg(call, "other")
+            if other is None:
+                continue
+            where = [self.statement(call)]
+            if is_neg_inf(other.value) and self.feeds(fn, call, MAX_CONSUMERS):
+                self.emit("padding-neginf-to-zero", "BC202", other.value, "0.0",
+                          "other=-inf became other=0.0 before a max/softmax", where)
+            elif is_zero(other.value) and self.feeds(fn, call, SUM_CONSUMERS, accumulate=True):
+                self.emit("padding-zero-to-neginf", "BC202", other.value, 'float("-inf")',
+                          "other=0.0 became -inf before a sum/dot", where)
+            if self.feeds(fn, call, UNDEFINED_CONSUMERS):
+                self.emit("drop-other", "BC201", call, code(without_args(call, {"other"})),
+                          "dropped other= of a load that feeds a max/min/softmax", where)
+
+    def drop_boundary_check(self, fn: Function) -> None:
+        for call in self.accesses(fn):
+            if kwarg(call, "boundary_check") is None:
+                continue
+            rule = self.access_rule(call)
+            self.emit("drop-boundary-check", rule, call,
+                      code(without_args(call, {"boundary_check", "padding_option"})),
+                      f"dropped boundary_check= of a block-pointer {dotted(call.func)}",
+                      [self.statement(call)])
+
+    def ceil_divs(self, node: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.BaseExpression,
+                                                           cst.BaseExpression]]:
+        """(node, extent, tile) for each ``cdiv(a, b)`` or ``(a + b - 1) // b`` under ``node``."""
+        found: list[tuple[cst.BaseExpression, cst.BaseExpression, cst.BaseExpression]] = []
+
+        class _V(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                if dotted(n.func).split(".")[-1] == "cdiv" and len(n.args) == 2 and not any(
+                        a.keyword or a.star for a in n.args):
+                    found.append((n, n.args[0].value, n.args[1].value))
+
+            def visit_BinaryOperation(self, n: cst.BinaryOperation) -> None:
+                if not isinstance(n.operator, cst.FloorDivide):
+                    return
+                num = n.left
+                if (isinstance(num, cst.BinaryOperation) and isinstance(num.operator, cst.Subtract)
+                        and isinstance(num.right, cst.Integer) and num.right.value == "1"
+                        and isinstance(num.left, cst.BinaryOperation)
+                        and isinstance(num.left.operator, cst.Add)
+                        and code(num.left.right).strip("() ") == code(n.right).strip("() ")):
+                    found.append((n, num.left.left, n.right))
+
+        node.visit(_V())
+        return found
+
+    def floor(self, op: str, rule: str, site: tuple[cst.BaseExpression, cst.BaseExpression, cst.BaseExpression],
+              targets: list[tuple[int, int]], what: str) -> None:
+        node, a, b = site
+        text = f"{operand(a)} // {operand(b)}"
+        if isinstance(self.parent.get(node), (cst.BinaryOperation, cst.UnaryOperation)):
+            text = f"({text})"
+        self.emit(op, rule, node, text, f"`{code(node)}` became `{text}` in a {what}", targets)
+
+    def floor_trip(self, fn: Function) -> None:
+        for loop in fn.loops:
+            it = loop.iter
+            if not (isinstance(it, cst.Call) and dotted(it.func) in RANGE_CALLS):
+                continue
+            header = [(self.pos[loop].start.line, self.pos[it].end.line)]
+            for arg in it.args[:2]:
+                sites = self.ceil_divs(arg.value)
+                if isinstance(arg.value, cst.Name):
+                    assign = self.resolve(fn, arg.value.value, loop)
+                    if assign is not None:
+                        sites += self.ceil_divs(assign.value)
+                for site in sites:
+                    self.floor("floor-trip", "BC301", site, header + [self.statement(site[0])], "loop trip count")
+
+    def floor_grid(self) -> None:
+        for call in self.host.calls:
+            if not (isinstance(call.func, cst.Subscript)
+                    and dotted(call.func.value).split(".")[-1] in self.kernel_names):
+                continue
+            if any(call in fn.calls for fn in self.functions):
+                continue
+            for element in call.func.slice:
+                grid = element.slice.value if isinstance(element.slice, cst.Index) else None
+                if grid is None:
+                    continue
+                nodes: list[cst.CSTNode] = [grid]
+                if isinstance(grid, cst.Name):
+                    nodes += self.grid_definitions(grid.value)
+                for node in nodes:
+                    for site in self.ceil_divs(node):
+                        self.floor("floor-grid", "BC302", site, [self.statement(site[0])], "launch grid")
+
+    def grid_definitions(self, name: str) -> list[cst.CSTNode]:
+        found: list[cst.CSTNode] = []
+
+        class _V(cst.CSTVisitor):
+            def visit_Assign(self, n: cst.Assign) -> None:
+                if any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets):
+                    found.append(n.value)
+
+            def visit_FunctionDef(self, n: cst.FunctionDef) -> None:
+                if n.name.value == name:
+                    found.append(n.body)
+
+        self.module.visit(_V())
+        return found
+
+    def run(self) -> Mutations:
+        for fn in self.functions:
+            self.drop_mask(fn)
+            self.drop_dimension(fn)
+            self.off_by_one(fn)
+            self.padding(fn)
+            self.drop_boundary_check(fn)
+            self.floor_trip(fn)
+        self.floor_grid()
+        return self.out
+
+
+def mutate(path: str, source: str) -> Mutations:
+    """Every mutant of one Triton file (none if it does not parse)."""
+    try:
+        return TritonMutator(path, source).run()
+    except cst.ParserSyntaxError:
+        return Mutations()
