@@ -231,7 +231,7 @@ def test_triton_suppressed_load(comment: str) -> None:
 
 
 def test_triton_wrong_code_leaves_the_finding_and_reports_the_comment() -> None:
-    assert _triton("  # noqa: BC102") == [(9, "BC002", False), (9, "BC101", False)]
+    assert _triton("  # noqa: BC102") == [(9, "BC101", False), (9, "BC002", False)]
 
 
 def test_triton_other_tools_noqa_changes_nothing() -> None:
