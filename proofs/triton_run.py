@@ -4,7 +4,8 @@
 
 On cpu, TRITON_INTERPRET=1 is set before triton is imported. A bad fixture passes if some
 oracle finds it wrong at one shape or more; a good fixture passes only if every oracle finds it
-right at every shape. Exit status 0 when every fixture passes, 1 otherwise.
+right at every shape. A shape whose launch raises is recorded as an error: it proves nothing
+for a bad fixture and fails a good one. Exit status 0 when every fixture passes, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -93,9 +94,14 @@ def run_fixture(path: Path, device: str) -> dict[str, Any]:
         band = kind.band(shape, case.tiles)
         ins = {k: guarded_input(v, band, device) for k, v in ins64.items()}
         outs = {k: GuardedOutput.allocate(tuple(v.shape), band, device) for k, v in ref.items()}
-        module.launch(*ins.values(), *(o.view for o in outs.values()))
-        if device == "cuda":
-            torch.cuda.synchronize()
+        try:
+            module.launch(*ins.values(), *(o.view for o in outs.values()))
+            if device == "cuda":
+                torch.cuda.synchronize()
+        except Exception as exc:  # recorded, not raised: the other shapes and fixtures still run
+            records.append({"label": label, "shape": shape, "oracle": "error",
+                            "observed": f"{type(exc).__name__}: {exc}"[:500], "verdict": "error"})
+            continue
         observed: dict[str, float] = {o: 0 for o in ORACLES}
         tolerance = 0.0
         for name, out in outs.items():
@@ -131,13 +137,16 @@ def run_fixture(path: Path, device: str) -> dict[str, Any]:
 
 
 def _row(result: dict[str, Any]) -> str:
-    worst = max(result["shapes"], key=lambda r: (r["verdict"] == "wrong", _rank(r["observed"])))
+    worst = max(result["shapes"], key=_severity)
     return (f"{'PASS' if result['passed'] else 'FAIL'}  {result['path']:<58} expect {result['expect']:<5}  "
             f"worst {worst['label']:<11} {worst['oracle']:<10} {worst['observed']}")
 
 
-def _rank(x: float | str) -> float:
-    return float(x)  # "inf" / "nan" come back as strings from _json_number
+def _severity(record: dict[str, Any]) -> tuple[int, float]:
+    """Errors first, then wrong shapes by observed number ("inf" strings parse as floats)."""
+    if record["verdict"] == "error":
+        return (2, 0.0)
+    return (int(record["verdict"] == "wrong"), float(record["observed"]))
 
 
 def _check_interpreter() -> None:
