@@ -238,6 +238,20 @@ def test_triton_other_tools_noqa_changes_nothing() -> None:
     assert _triton("  # noqa: E501") == [(9, "BC101", False)]
 
 
+def test_triton_ignore_alone_on_the_line_before() -> None:
+    source = TRITON_KERNEL.format(comment="").replace(
+        "    x = tl.load", "    # boundcheck: ignore[BC101]\n    x = tl.load")
+    findings, _ = check_source("copy.py", Language.TRITON, source, Settings())
+    assert [(f.span.line, f.code, f.suppressed_by) for f in findings] == [(10, "BC101", "boundcheck-ignore")]
+
+
+def test_triton_contract_comment_is_no_suppression_and_never_bc002() -> None:
+    source = TRITON_KERNEL.format(comment="").replace(
+        "    pid = tl.program_id(0)", "    # boundcheck: assume n % BLOCK == 0\n    pid = tl.program_id(0)")
+    findings, _ = check_source("copy.py", Language.TRITON, source, Settings())
+    assert [f for f in findings if f.code == "BC002" or f.suppressed_by is not None] == []
+
+
 CUDA_KERNEL = '''\
 __global__ void copy(const float* x, float* y, int n) {{
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -264,3 +278,11 @@ def test_cuda_nolint_suppresses() -> None:
 
 def test_cuda_nolintnextline_suppresses() -> None:
     assert _cuda(before="    // NOLINTNEXTLINE(BC101)\n") == [(4, "BC101", True)]
+
+
+def test_cuda_nolint_region_suppresses() -> None:
+    assert _cuda(before="    // NOLINTBEGIN(BC101)\n", after="\n    // NOLINTEND(BC101)") == [(4, "BC101", True)]
+
+
+def test_cuda_wrong_code_leaves_the_finding_and_reports_the_comment() -> None:
+    assert _cuda(after="  // NOLINT(BC102)") == [(3, "BC101", False), (3, "BC002", False)]
