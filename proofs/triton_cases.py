@@ -234,6 +234,8 @@ CASES: dict[str, Case] = {
     "BC103-partial-guard/good_gemm_even_k.py": Case(
         "gemm", _TG, "values",
         note="EVEN_K heuristic picks the K-unmasked loop only when K % BLOCK_K == 0; runs at all shapes"),
+    "BC103-partial-guard/good_gemm_static_k.py": Case(
+        "gemm", _TG, "values", Contract("tl.static_assert(K % BLOCK_K == 0), K constexpr", {"K": "BLOCK_K"})),
     # BC104 off-by-one-bound
     "BC104-off-by-one-bound/bad_sum_le.py": Case("sum1d", _T1, "guard-read"),
     "BC104-off-by-one-bound/bad_map_le_store.py": Case("map1d", _T1, "canary"),

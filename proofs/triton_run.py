@@ -138,8 +138,10 @@ def run_fixture(path: Path, device: str) -> dict[str, Any]:
 
 def _row(result: dict[str, Any]) -> str:
     worst = max(result["shapes"], key=_severity)
+    wrong = sum(r["verdict"] == "wrong" for r in result["shapes"])
     return (f"{'PASS' if result['passed'] else 'FAIL'}  {result['path']:<58} expect {result['expect']:<5}  "
-            f"worst {worst['label']:<11} {worst['oracle']:<10} {worst['observed']}")
+            f"wrong {wrong}/{len(result['shapes'])}  worst {worst['label']:<11} {worst['oracle']:<10} "
+            f"{worst['observed']}")
 
 
 def _severity(record: dict[str, Any]) -> tuple[int, float]:
