@@ -8,6 +8,7 @@ overlap an earlier one wait for the next pass, as ruff does; passes stop when no
 from __future__ import annotations
 
 import difflib
+import itertools
 import os
 import re
 import stat
@@ -85,22 +86,20 @@ def apply_fixes(text: str, fixes: list[Fix]) -> str:
     A fix is all or nothing. A fix identical to one already applied counts as applied.
     """
     starts = _line_starts(text)
-    located: list[tuple[int, int, list[tuple[int, int, str]], Fix]] = []
+    located: list[tuple[int, int, list[tuple[int, int, str]]]] = []
     for fix in fixes:
         edits = [_offsets(starts, text, e) for e in fix.edits]
         if any(e is None for e in edits):
             continue  # an edit outside the file: the finding is stale, leave it
         ordered = sorted(e for e in edits if e is not None)
-        located.append((ordered[0][0], ordered[-1][1], ordered, fix))
+        located.append((ordered[0][0], ordered[-1][1], ordered))
     located.sort(key=lambda item: (item[0], item[1]))
     accepted: list[tuple[int, int, str]] = []
     seen: set[tuple[tuple[int, int, str], ...]] = set()
     last_end = -1
-    for start, end, edits, _ in located:
+    for start, end, edits in located:
         key = tuple(edits)
-        if key in seen:
-            continue
-        if start <= last_end or _self_overlapping(edits):
+        if key in seen or start <= last_end or _self_overlapping(edits):
             continue
         seen.add(key)
         accepted.extend(edits)
@@ -116,7 +115,7 @@ def apply_fixes(text: str, fixes: list[Fix]) -> str:
 
 
 def _self_overlapping(edits: list[tuple[int, int, str]]) -> bool:
-    return any(b[0] < a[1] for a, b in zip(edits, edits[1:]))
+    return any(b[0] < a[1] for a, b in itertools.pairwise(edits))
 
 
 def _line_starts(text: str) -> list[int]:

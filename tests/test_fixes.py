@@ -16,7 +16,6 @@ from boundcheck.findings import Edit, Finding, Fix
 from boundcheck.model import Language, Span
 from boundcheck.settings import Settings
 
-
 # --- The applier on text ------------------------------------------------------------------------
 
 def _fix(line: int, col: int, end_col: int, text: str, end_line: int | None = None) -> Fix:
