@@ -1,0 +1,587 @@
+"""Mutation operators for CUDA kernels, on libclang cursors and token extents.
+
+Cursors say where a condition, branch or launch is; the change itself is made on the tokens of
+the original text, so a mutant differs from the source only in the seeded bug. Each mutant is
+re-parsed and kept only if it adds no error diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import clang.cindex as ci
+
+from bench.quality.mutant import Mutant, Mutations
+from boundcheck.frontends.cuda_parse import Parsed, Token, binary_op, parse
+
+K = ci.CursorKind
+IDENT = re.compile(r"^[A-Za-z_]\w*$")
+KEYWORDS = {"sizeof", "static_cast", "reinterpret_cast", "const_cast", "int", "float", "unsigned",
+            "long", "size_t", "return", "if", "else", "for", "while", "true", "false"}
+ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
+CEIL_NAMES = re.compile(r"(?i)^(ceil_?div|cdiv|div_?up|div_?round_?up|ceil_?divide)$")
+NEG_INF = [["-", "INFINITY"], ["-", "CUDART_INF_F"], ["-", "CUDART_INF"], ["-", "FLT_MAX"],
+           ["-", "HUGE_VALF"], ["-", "INFINITY", "f"]]
+ZERO = re.compile(r"^0(\.0*)?[fF]?$|^0?\.0+[fF]?$")
+VECTOR = re.compile(r"^(float[24]|int[24]|uint[24]|half2|__half2|double2|longlong2|uint4|int4|"
+                    r"__nv_bfloat162|nv_bfloat162|reinterpret_cast|Packed\w*|Vec\w*)$")
+
+
+def ident_texts(tokens: list[Token]) -> set[str]:
+    return {t.text for t in tokens if IDENT.match(t.text) and t.text not in KEYWORDS}
+
+
+@dataclass
+class Kernel:
+    cursor: ci.Cursor
+    body: ci.Cursor
+    pointers: set[str] = field(default_factory=set)
+    shared: set[str] = field(default_factory=set)
+    global_index: dict[str, str] = field(default_factory=dict)  # name -> threadIdx component
+    local_index: set[str] = field(default_factory=set)
+    params: set[str] = field(default_factory=set)
+    extents: set[str] = field(default_factory=set)  # parameters and locals computed from them only
+
+    @property
+    def index(self) -> set[str]:
+        return set(self.global_index) | self.local_index | {"threadIdx", "blockIdx"}
+
+
+def in_file(c: ci.Cursor, path: str) -> bool:
+    f = c.location.file
+    return f is not None and f.name == path
+
+
+class CudaMutator:
+    def __init__(self, path: str, source: str, cuda_args: list[str] | None = None) -> None:
+        self.path, self.text, self.args = path, source, cuda_args or []
+        self.parsed: Parsed = parse(path, source, self.args)
+        self.src = self.parsed.source
+        self.baseline = self._errors(self.parsed)
+        self.out = Mutations()
+        self.seen: set[tuple[str, int]] = set()
+        self.kernels: list[Kernel] = []
+        self.hosts: list[ci.Cursor] = []
+        for c in self.parsed.tu.cursor.walk_preorder():
+            if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) or not in_file(c, path):
+                continue
+            kids = list(c.get_children())
+            body = next((k for k in kids if k.kind == K.COMPOUND_STMT), None)
+            if body is None:
+                continue
+            if any(k.kind in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR) for k in kids):
+                self.kernels.append(self._kernel(c, body, kids))
+            else:
+                self.hosts.append(body)
+
+    @staticmethod
+    def _errors(parsed: Parsed) -> int:
+        return sum(1 for d in parsed.diagnostics if d[0] >= ci.Diagnostic.Error)
+
+    # -- tokens --------------------------------------------------------------------------------
+
+    def toks(self, c: ci.Cursor) -> list[Token]:
+        return self.src.tokens_between(c.extent.start.offset, c.extent.end.offset)
+
+    def between(self, a: int, b: int) -> list[Token]:
+        return self.src.tokens_between(a, b)
+
+    def tok_after(self, offset: int) -> Token | None:
+        rest = self.src.tokens_between(offset, len(self.src.data))
+        return rest[0] if rest else None
+
+    def slice(self, a: int, b: int) -> str:
+        return self.src.data[a:b].decode("utf-8", errors="replace")
+
+    def line_of(self, offset: int) -> int:
+        return self.src.data.count(b"\n", 0, offset) + 1
+
+    # -- facts about a kernel --------------------------------------------------------------------
+
+    def _kernel(self, c: ci.Cursor, body: ci.Cursor, kids: list[ci.Cursor]) -> Kernel:
+        k = Kernel(c, body)
+        for p in kids:
+            if p.kind == K.PARM_DECL:
+                k.params.add(p.spelling)
+                if p.type.get_canonical().kind == ci.TypeKind.POINTER:
+                    k.pointers.add(p.spelling)
+        defs: list[tuple[str, list[Token]]] = []
+        for d in body.walk_preorder():
+            if d.kind == K.VAR_DECL:
+                tokens = self.toks(d)
+                names = [t.text for t in tokens]
+                if "__shared__" in names or "__shared__" in self._decl_prefix(d):
+                    k.shared.add(d.spelling)
+                elif d.type.get_canonical().kind == ci.TypeKind.POINTER and ident_texts(tokens) & k.pointers:
+                    k.pointers.add(d.spelling)
+                if d.spelling in names:
+                    defs.append((d.spelling, tokens[names.index(d.spelling) + 1:]))
+            elif d.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+                parts = list(d.get_children())
+                if len(parts) == 2 and parts[0].kind == K.DECL_REF_EXPR and binary_op(d) in ASSIGN | {"?"}:
+                    defs.append((parts[0].spelling, self.toks(parts[1])))
+        for _ in range(4):
+            for name, rhs in defs:
+                texts = [t.text for t in rhs]
+                ids = set(texts)
+                if "blockIdx" in ids or ids & set(k.global_index):
+                    comp = next((texts[i + 2] for i, t in enumerate(texts[:-2])
+                                 if t == "threadIdx" and texts[i + 1] == "."), None)
+                    comp = comp or next((k.global_index[n] for n in texts if n in k.global_index), "x")
+                    k.global_index.setdefault(name, comp)
+                elif "threadIdx" in ids or ids & k.local_index:
+                    k.local_index.add(name)
+        k.local_index -= set(k.global_index)
+        k.extents = set(k.params) - k.pointers
+        for _ in range(2):
+            for name, rhs in defs:
+                ids = ident_texts(rhs)
+                if ids & k.extents and not ids & k.index and name not in k.index:
+                    k.extents.add(name)
+        return k
+
+    def _decl_prefix(self, d: ci.Cursor) -> str:
+        line_start = self.src.data.rfind(b"\n", 0, d.extent.start.offset) + 1
+        return self.slice(line_start, d.extent.start.offset)
+
+    def subscripts(self, kernel: Kernel, within: ci.Cursor | None = None,
+                   after: int | None = None) -> list[tuple[ci.Cursor, str, bool]]:
+        """Outermost ``a[...]`` with an index-derived subscript: (cursor, buffer, is_store)."""
+        root = within or kernel.body
+        found: dict[int, tuple[ci.Cursor, str, bool]] = {}
+        for c in root.walk_preorder():
+            if c.kind != K.ARRAY_SUBSCRIPT_EXPR or not in_file(c, self.path):
+                continue
+            if after is not None and c.extent.start.offset < after:
+                continue
+            tokens = self.toks(c)
+            ids = ident_texts(tokens)
+            if not ids & kernel.index:
+                continue
+            base = next((t.text for t in tokens if IDENT.match(t.text)), "")
+            nxt = self.tok_after(c.extent.end.offset)
+            store = nxt is not None and nxt.text in ASSIGN
+            start = c.extent.start.offset
+            if start not in found or found[start][0].extent.end.offset < c.extent.end.offset:
+                found[start] = (c, base, store)
+        return list(found.values())
+
+    # -- emitting ------------------------------------------------------------------------------
+
+    def emit(self, operator: str, rule: str, edits: list[tuple[int, int, str]], description: str,
+             targets: list[tuple[int, int]]) -> None:
+        first = min(a for a, _, _ in edits)
+        key = (operator, first)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        data = self.src.data
+        for a, b, text in sorted(edits, reverse=True):
+            data = data[:a] + text.encode() + data[b:]
+        mutated = data.decode("utf-8", errors="replace")
+        if mutated == self.text:
+            self.out.skip(operator, rule, "the change would leave the text as it was")
+            return
+        if self._errors(parse(self.path, mutated, self.args)) > self.baseline:
+            self.out.skip(operator, rule, "the mutant does not parse cleanly")
+            return
+        self.out.mutants.append(Mutant(operator, rule, self.path, self.line_of(first), description,
+                                       mutated, tuple(sorted(set(targets)))))
+
+    def lines(self, c: ci.Cursor) -> tuple[int, int]:
+        return c.extent.start.line, c.extent.end.line
+
+    # -- comparisons ---------------------------------------------------------------------------
+
+    def comparisons(self, kernel: Kernel, cond: ci.Cursor) -> Iterator[tuple[ci.Cursor, Token, bool]]:
+        """Bound comparisons in ``cond``: (cursor, operator token, index is on the left)."""
+        for c in cond.walk_preorder():
+            if c.kind != K.BINARY_OPERATOR or binary_op(c) not in ("<", ">", "<=", ">="):
+                continue
+            parts = list(c.get_children())
+            if len(parts) != 2:
+                continue
+            left, right = (ident_texts(self.toks(p)) for p in parts)
+            op = next((t for t in self.between(parts[0].extent.end.offset, parts[1].extent.start.offset)
+                       if t.text == binary_op(c)), None)
+            if op is None:
+                continue
+            if left & kernel.index and right & kernel.extents and not right & kernel.index:
+                yield c, op, True
+            elif right & kernel.index and left & kernel.extents and not left & kernel.index:
+                yield c, op, False
+
+    def ifs(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, ci.Cursor, ci.Cursor, ci.Cursor | None]]:
+        for c in kernel.body.walk_preorder():
+            if c.kind == K.IF_STMT and in_file(c, self.path):
+                kids = list(c.get_children())
+                if len(kids) >= 2:
+                    yield c, kids[0], kids[1], kids[2] if len(kids) > 2 else None
+
+    @staticmethod
+    def is_exit(stmt: ci.Cursor) -> bool:
+        if stmt.kind in (K.RETURN_STMT, K.CONTINUE_STMT):
+            return True
+        kids = list(stmt.get_children()) if stmt.kind == K.COMPOUND_STMT else []
+        return len(kids) == 1 and kids[0].kind in (K.RETURN_STMT, K.CONTINUE_STMT)
+
+    def conditions(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, bool]]:
+        """Guard conditions: if / ternary conditions, and for-loop conditions (with the exit flag)."""
+        for _, cond, then, _ in self.ifs(kernel):
+            yield cond, self.is_exit(then)
+        for c in kernel.body.walk_preorder():
+            if c.kind == K.CONDITIONAL_OPERATOR and in_file(c, self.path):
+                yield next(c.get_children()), False
+            elif c.kind == K.FOR_STMT and in_file(c, self.path):
+                cond = self.for_condition(c)
+                if cond is not None:
+                    yield cond, False
+
+    def for_condition(self, loop: ci.Cursor) -> ci.Cursor | None:
+        a, b = self.for_header(loop)
+        for kid in loop.get_children():
+            if a <= kid.extent.start.offset and kid.extent.end.offset <= b and kid.kind in (
+                    K.BINARY_OPERATOR, K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+                return kid
+        return None
+
+    def for_header(self, loop: ci.Cursor) -> tuple[int, int]:
+        """Byte range of the condition: between the header's two top-level semicolons."""
+        semis, depth = [], 0
+        for t in self.toks(loop):
+            depth += t.text == "("
+            depth -= t.text == ")"
+            if t.text == ";" and depth == 1:
+                semis.append(t.offset)
+            if depth == 0 and t.text == ")":
+                break
+        return (semis[0] + 1, semis[1]) if len(semis) >= 2 else (0, 0)
+
+    # -- operators -----------------------------------------------------------------------------
+
+    def off_by_one(self, kernel: Kernel) -> None:
+        flip = {("<", True): "<=", (">", False): ">=", (">=", True): ">", ("<=", False): "<"}
+        for cond, exit_ in self.conditions(kernel):
+            for cmp, op, left in self.comparisons(kernel, cond):
+                want = {"<", ">"} if not exit_ else {">=", "<="}
+                if op.text in want and (op.text, left) in flip:
+                    new = flip[(op.text, left)]
+                    self.emit("off-by-one", "BC104", [(op.offset, op.end, new)],
+                              f"`{self.src.text_of(cmp)}` now admits the extent (`{op.text}` -> `{new}`)",
+                              [self.lines(cmp)])
+                    break
+
+    def thread_guard(self, kernel: Kernel) -> None:
+        used = {n for _, base, _ in self.subscripts(kernel) for n in [base]} | kernel.pointers
+        for _, cond, _, _ in self.ifs(kernel):
+            for cmp, _, left in self.comparisons(kernel, cond):
+                side = list(cmp.get_children())[0 if left else 1]
+                tokens = self.toks(side)
+                if len(tokens) != 1 or tokens[0].text not in kernel.global_index or not used:
+                    continue
+                tok = tokens[0]
+                comp = kernel.global_index[tok.text]
+                self.emit("thread-index-guard", "BC105", [(tok.offset, tok.end, f"threadIdx.{comp}")],
+                          f"guard on `{tok.text}` now compares `threadIdx.{comp}`", [self.lines(cmp)])
+                break
+
+    def guard_accesses(self, kernel: Kernel, region: ci.Cursor | None, after: int | None) -> tuple[str, list]:
+        subs = [s for s in self.subscripts(kernel, region, after) if s[1] in kernel.pointers]
+        stores = [s for s in subs if s[2]]
+        chosen = stores or subs
+        return ("BC102" if stores else "BC101"), [self.lines(c) for c, _, _ in chosen]
+
+    def drop_guard(self, kernel: Kernel) -> None:
+        for stmt, cond, then, other in self.ifs(kernel):
+            if other is not None or not any(True for _ in self.comparisons(kernel, cond)):
+                continue
+            if self.is_exit(then):
+                rule, targets = self.guard_accesses(kernel, None, stmt.extent.end.offset)
+                edit = (stmt.extent.start.offset, then.extent.end.offset, "")
+                what = "dropped the early exit"
+            else:
+                rule, targets = self.guard_accesses(kernel, then, None)
+                edit = (stmt.extent.start.offset, then.extent.start.offset, "")
+                what = "dropped the if-guard"
+            if not targets:
+                continue
+            self.emit("drop-guard", rule, [edit], f"{what} `{self.src.text_of(cond)}`", targets)
+
+    def shared_store(self, kernel: Kernel, stmt: ci.Cursor) -> ci.Cursor | None:
+        """The assignment ``tile[...] = ...`` that ``stmt`` is (or holds alone), if to shared memory."""
+        if stmt.kind == K.COMPOUND_STMT:
+            kids = list(stmt.get_children())
+            if len(kids) != 1:
+                return None
+            stmt = kids[0]
+        if stmt.kind != K.BINARY_OPERATOR or binary_op(stmt) != "=":
+            return None
+        lhs = next(stmt.get_children())
+        base = next((t.text for t in self.toks(lhs) if IDENT.match(t.text)), "")
+        return stmt if base in kernel.shared and lhs.kind == K.ARRAY_SUBSCRIPT_EXPR else None
+
+    def is_zero(self, c: ci.Cursor) -> bool:
+        texts = [t.text for t in self.toks(c) if t.text not in ("(", ")")]
+        return len(texts) == 1 and bool(ZERO.match(texts[0])) or (
+            len(texts) >= 2 and bool(ZERO.match(texts[-1])) and texts[0] in ("static_cast", "T", "float"))
+
+    def drop_zero_fill(self, kernel: Kernel) -> None:
+        for stmt, cond, then, other in self.ifs(kernel):
+            if other is None or other.kind == K.IF_STMT:
+                continue
+            store, fill = self.shared_store(kernel, then), self.shared_store(kernel, other)
+            if store is None or fill is None or not self.is_zero(list(fill.get_children())[1]):
+                continue
+            else_tok = next((t for t in self.between(then.extent.end.offset, other.extent.start.offset)
+                             if t.text == "else"), None)
+            if else_tok is None:
+                self.out.skip("drop-zero-fill", "BC201", "no else token")
+                continue
+            end = other.extent.end.offset
+            nxt = self.tok_after(end)
+            if other.kind != K.COMPOUND_STMT and nxt is not None and nxt.text == ";":
+                end = nxt.end
+            self.emit("drop-zero-fill", "BC201", [(else_tok.offset, end, "")],
+                      "dropped the else zero fill of a shared tile", [self.lines(store)])
+        for c in kernel.body.walk_preorder():
+            if c.kind != K.BINARY_OPERATOR or binary_op(c) != "=" or not in_file(c, self.path):
+                continue
+            store = self.shared_store(kernel, c)
+            rhs = list(c.get_children())[1] if store is not None else None
+            while rhs is not None and rhs.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR):
+                kids = list(rhs.get_children())
+                rhs = kids[0] if len(kids) == 1 else None
+            if rhs is None or rhs.kind != K.CONDITIONAL_OPERATOR:
+                continue
+            cond, yes, no = list(rhs.get_children())
+            if not self.is_zero(no):
+                continue
+            nxt = self.tok_after(c.extent.end.offset)
+            if nxt is None or nxt.text != ";":
+                self.out.skip("drop-zero-fill", "BC201", "ternary fill is not a statement of its own")
+                continue
+            lhs = next(c.get_children())
+            text = f"if ({self.src.text_of(cond)}) {self.src.text_of(lhs)} = {self.src.text_of(yes)}"
+            self.emit("drop-zero-fill", "BC201", [(c.extent.start.offset, c.extent.end.offset, text)],
+                      "the ternary zero fill of a shared tile became an if without else", [self.lines(c)])
+
+    def ceil_sites(self, tokens: list[Token]) -> list[tuple[int, int, str]]:
+        """(start, end, floor text) for each ceiling division among ``tokens``."""
+        out = []
+        texts = [t.text for t in tokens]
+        for i, t in enumerate(tokens):
+            if t.text == "(" and i > 0 and CEIL_NAMES.match(texts[i - 1]):
+                close, args = self.group(texts, i)
+                if close is not None and len(args) == 2:
+                    a, b = (self.join(tokens, lo, hi) for lo, hi in args)
+                    out.append((tokens[i - 1].offset, tokens[close].end, f"{self.paren(a)} / {self.paren(b)}"))
+            elif t.text == "(":
+                close, args = self.group(texts, i)
+                if close is None or close + 2 >= len(tokens) or texts[close + 1] != "/" or len(args) != 1:
+                    continue
+                inner = texts[i + 1:close]
+                plus = [j for j, x in enumerate(inner) if x == "+"]
+                if not plus:
+                    continue
+                j = plus[-1]
+                if len(inner) >= 5 and inner[-2:] == ["-", "1"]:
+                    tile = "".join(inner[j + 1:-2])  # (a + b - 1) / b
+                elif j == len(inner) - 2 and inner[-1].isdigit():
+                    tile = str(int(inner[-1]) + 1)  # (a + 255) / 256
+                else:
+                    continue
+                div_end = close + 2
+                if texts[close + 2] == "(":
+                    div_close, _ = self.group(texts, close + 2)
+                    if div_close is None:
+                        continue
+                    div_end = div_close
+                divisor = "".join(texts[close + 2:div_end + 1])
+                if divisor.strip("()") != tile.strip("()"):
+                    continue
+                extent = self.join(tokens, i + 1, i + 1 + j)
+                out.append((t.offset, tokens[div_end].end,
+                            f"{self.paren(extent)} / {self.slice(tokens[close + 2].offset, tokens[div_end].end)}"))
+        return out
+
+    @staticmethod
+    def group(texts: list[str], i: int) -> tuple[int | None, list[tuple[int, int]]]:
+        """Matching ``)`` of the ``(`` at ``i`` and the top-level comma-separated argument ranges."""
+        depth, start, args = 0, i + 1, []
+        for j in range(i, len(texts)):
+            if texts[j] in ("(", "[", "{"):
+                depth += 1
+            elif texts[j] in (")", "]", "}"):
+                depth -= 1
+                if depth == 0:
+                    args.append((start, j))
+                    return j, args
+            elif texts[j] == "," and depth == 1:
+                args.append((start, j))
+                start = j + 1
+        return None, []
+
+    def join(self, tokens: list[Token], lo: int, hi: int) -> str:
+        return self.slice(tokens[lo].offset, tokens[hi - 1].end) if hi > lo else ""
+
+    @staticmethod
+    def paren(text: str) -> str:
+        return text if IDENT.match(text) or re.match(r"^[\w.]+$", text) else f"({text})"
+
+    def floor_trip(self, kernel: Kernel) -> None:
+        for loop in kernel.body.walk_preorder():
+            if loop.kind != K.FOR_STMT or not in_file(loop, self.path):
+                continue
+            a, b = self.for_header(loop)
+            if a == b:
+                continue
+            header = (loop.extent.start.line, self.line_of(b))
+            cond = self.between(a, b)
+            sites = self.ceil_sites(cond)
+            for name in ident_texts(cond):
+                for d in kernel.body.walk_preorder():
+                    if d.kind == K.VAR_DECL and d.spelling == name and d.extent.start.offset < loop.extent.start.offset:
+                        sites += [(s, e, t, self.lines(d)) for s, e, t in self.ceil_sites(self.toks(d))]
+            for site in sites:
+                s, e, text = site[:3]
+                extra = [site[3]] if len(site) > 3 else []
+                self.emit("floor-trip", "BC301", [(s, e, text)],
+                          f"`{self.slice(s, e)}` became `{text}` in a loop trip count", [header, *extra])
+
+    def floor_grid(self) -> None:
+        for body in self.hosts:
+            tokens = self.toks(body)
+            texts = [t.text for t in tokens]
+            for i, t in enumerate(texts):
+                if t != "<<<":
+                    continue
+                end = next((j for j in range(i, len(texts)) if texts[j] == ">>>"), None)
+                if end is None:
+                    continue
+                depth, stop = 0, end
+                for j in range(i + 1, end):
+                    depth += texts[j] in ("(", "[", "{")
+                    depth -= texts[j] in (")", "]", "}")
+                    if texts[j] == "," and depth == 0:
+                        stop = j
+                        break
+                launch_line = tokens[i].line
+                grid = tokens[i + 1:stop]
+                pieces = [(grid, (grid[0].line, grid[-1].line) if grid else (launch_line, launch_line))]
+                names, seen = ident_texts(grid), set()
+                for _ in range(2):
+                    more: set[str] = set()
+                    for d in body.walk_preorder():
+                        if d.kind == K.VAR_DECL and d.spelling in names - seen and d.extent.start.offset < tokens[i].offset:
+                            dt = self.toks(d)
+                            pieces.append((dt, self.lines(d)))
+                            more |= ident_texts(dt)
+                    seen |= names
+                    names = more
+                for piece, lines in pieces:
+                    for s, e, text in self.ceil_sites(piece):
+                        self.emit("floor-grid", "BC302", [(s, e, text)],
+                                  f"`{self.slice(s, e)}` became `{text}` in a launch grid",
+                                  [lines, (launch_line, launch_line)])
+
+    def vector_tail(self, kernel: Kernel) -> None:
+        for stmt, cond, then, _ in self.ifs(kernel):
+            if not any(VECTOR.match(t.text) for t in self.toks(then)):
+                continue
+            for cmp, op, left in self.comparisons(kernel, cond):
+                side = list(cmp.get_children())[0 if left else 1]
+                texts = [t.text for t in self.toks(side)]
+                tokens = self.toks(side)
+                if not left or op.text not in ("<", "<="):
+                    continue
+                # i + W < n, i + W - 1 < n, i + W <= n  ->  i < n
+                plus = [j for j, x in enumerate(texts) if x == "+"]
+                if not plus or not re.match(r"^\d+$", texts[plus[-1] + 1] if plus[-1] + 1 < len(texts) else ""):
+                    continue
+                j = plus[-1]
+                if j + 2 < len(texts) and texts[j + 2:] != ["-", "1"]:
+                    continue
+                index = self.join(tokens, 0, j)
+                self.emit("vector-tail", "BC106", [(side.extent.start.offset, op.end, f"{index} <")],
+                          f"`{self.src.text_of(cmp)}` now guards only the first lane",
+                          [self.lines(then)])
+                break
+
+    def exit_before_barrier(self, kernel: Kernel) -> None:
+        barriers = [t for t in self.toks(kernel.body) if t.text.startswith("__syncthreads")]
+        for stmt, cond, then, other in self.ifs(kernel):
+            if other is not None or self.is_exit(then) or not any(True for _ in self.comparisons(kernel, cond)):
+                continue
+            if any(t.text in ("return", "__syncthreads") for t in self.toks(then)):
+                continue
+            if not any(b.offset > stmt.extent.end.offset for b in barriers):
+                continue
+            text = f"if (!({self.src.text_of(cond)})) return;\n{self.indent(stmt)}"
+            self.emit("exit-before-barrier", "BC303", [(stmt.extent.start.offset, then.extent.start.offset, text)],
+                      "the guarded block became an early return before a __syncthreads()",
+                      [(stmt.extent.start.line, stmt.extent.start.line)])
+
+    def move_exit_above_barrier(self, kernel: Kernel) -> None:
+        """``__syncthreads(); if (i >= n) return;`` -> the exit first, then the barrier."""
+        for block in kernel.body.walk_preorder():
+            if block.kind != K.COMPOUND_STMT:
+                continue
+            kids = list(block.get_children())
+            for barrier, stmt in zip(kids, kids[1:]):
+                if not (barrier.kind == K.CALL_EXPR and barrier.spelling.startswith("__syncthreads")
+                        and stmt.kind == K.IF_STMT):
+                    continue
+                cond, then = list(stmt.get_children())[:2]
+                if not self.is_exit(then) or not any(True for _ in self.comparisons(kernel, cond)):
+                    continue
+                end = stmt.extent.end.offset
+                nxt = self.tok_after(end)
+                if nxt is not None and nxt.text == ";":
+                    end = nxt.end
+                text = (f"{self.slice(stmt.extent.start.offset, end)}\n{self.indent(barrier)}"
+                        f"{self.slice(barrier.extent.start.offset, barrier.extent.end.offset)};")
+                self.emit("exit-before-barrier", "BC303", [(barrier.extent.start.offset, end, text)],
+                          "moved the boundary return above the __syncthreads() before it",
+                          [(barrier.extent.start.line, barrier.extent.start.line)])
+
+    def indent(self, c: ci.Cursor) -> str:
+        line_start = self.src.data.rfind(b"\n", 0, c.extent.start.offset) + 1
+        prefix = self.slice(line_start, c.extent.start.offset)
+        return prefix if not prefix.strip() else ""
+
+    def padding(self, kernel: Kernel) -> None:
+        if not any("max" in t.text.lower() for t in self.toks(kernel.body)):
+            return
+        for c in kernel.body.walk_preorder():
+            if c.kind != K.CONDITIONAL_OPERATOR or not in_file(c, self.path):
+                continue
+            cond, yes, no = list(c.get_children())
+            if not any(True for _ in self.comparisons(kernel, cond)):
+                continue
+            for branch in (no, yes):
+                texts = [t.text for t in self.toks(branch) if t.text not in ("(", ")")]
+                if texts in NEG_INF:
+                    self.emit("padding-neginf-to-zero", "BC202",
+                              [(branch.extent.start.offset, branch.extent.end.offset, "0.0f")],
+                              "-INFINITY padding became 0.0f before a max", [self.lines(c)])
+
+    def run(self) -> Mutations:
+        for k in self.kernels:
+            self.off_by_one(k)
+            self.thread_guard(k)
+            self.drop_guard(k)
+            self.drop_zero_fill(k)
+            self.floor_trip(k)
+            self.vector_tail(k)
+            self.exit_before_barrier(k)
+            self.move_exit_above_barrier(k)
+            self.padding(k)
+        self.floor_grid()
+        return self.out
+
+
+def mutate(path: str, source: str, cuda_args: list[str] | None = None) -> Mutations:
+    """Every mutant of one CUDA file."""
+    return CudaMutator(path, source, cuda_args).run()
