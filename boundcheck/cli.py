@@ -147,7 +147,8 @@ def show_rule(code: Annotated[str, typer.Argument(help="A rule code such as BC10
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
+        sys.exit(code if isinstance(code, int) else 0)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:

@@ -205,6 +205,7 @@ class DimPart:
 
     dim: Dim
     intrinsic: Bound | None  # a wrap (``% M``) or clamp (``min(i, M - 1)``) bounding it
+    offset_syms: frozenset[str] = frozenset()  # program / loop symbols of its tile offset
 
 
 def dims_of(
@@ -224,13 +225,13 @@ def dims_of(
         return []
     groups: dict[int, list[Term]] = {i: [t] for i, t in enumerate(lane_terms)}
     for t in terms:
-        if t in lane_terms:
+        if t in lane_terms or not (_term_kinds(t) & {Kind.PROGRAM, Kind.LOOP}):
             continue
         key = _stride_key(t)
         best, best_len = None, -1
         for i, lt in enumerate(lane_terms):
             s = _stride_key(lt)
-            if s <= key and len(s) > best_len:
+            if s <= key and len(s) > best_len and _steps_by_tile(t, lt):
                 best, best_len = i, len(s)
         if best is not None:
             groups[best].append(t)
@@ -245,9 +246,23 @@ def dims_of(
                 tiling=_tiling(ks), axis=axis, loop=loop,
             )
             key = (lane_name, axis)
+            offset = frozenset(s.name for t in groups[i] for f in t.factors for s in syms(f)
+                               if s.kind in (Kind.PROGRAM, Kind.LOOP))
             if key not in parts or parts[key].intrinsic is None:
-                parts[key] = DimPart(dim, _intrinsic(lt, lane_name, axis, span))
+                parts[key] = DimPart(dim, _intrinsic(lt, lane_name, axis, span), offset)
     return list(parts.values())
+
+
+def _steps_by_tile(offset: Term, lane_term: Term) -> bool:
+    """``pid * BLOCK`` is the tile offset of ``arange(0, BLOCK)``; ``row * stride`` is not: a
+    program or loop offset belongs to a lane dimension only when it moves by that tile."""
+    tiles = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
+    names = {render(f) for f in offset.factors}
+    known = {t for t in tiles if not t.startswith("blockDim.")}
+    if known:
+        return any(t in names or (t.isdigit() and abs(offset.coeff) % int(t) == 0) for t in known)
+    consts = [f for f in offset.factors if kinds(f) == {Kind.CONST}]
+    return bool(consts) or abs(offset.coeff) > 1
 
 
 def _tile_of(lane_name: str) -> str | None:

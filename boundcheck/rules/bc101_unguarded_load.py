@@ -12,7 +12,7 @@ class UnguardedLoad(Rule):
     code = "BC101"
     name = "unguarded-load"
     kinds = (AccessKind.READ,)
-    verb = "read"
+    verb = "read of"
     fix_hint = "mask it (`mask=offs < n`) or guard it (`if (i < n)`)"
 
     def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
@@ -25,7 +25,7 @@ class UnguardedLoad(Rule):
             first = cov.uncovered[0]
             yield self.finding(
                 module, access.span,
-                f"{self.verb} of `{access.buffer}` is not bounded along {describe_dims(cov.uncovered)}:"
+                f"{self.verb} `{access.buffer}` is not bounded along {describe_dims(cov.uncovered)}:"
                 f" the last tile runs past the extent for {smallest_break(first)};"
                 f" {self.fix_hint}, or assert the divisibility"
                 f" (`# boundcheck: assume <extent> % {first.tile or 'TILE'} == 0`)",

@@ -1,0 +1,1 @@
+"""Language frontends: each turns one source file into the boundary model."""

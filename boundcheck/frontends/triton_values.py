@@ -1,0 +1,121 @@
+"""What the Triton frontend knows about a value while it walks a kernel.
+
+A :class:`Val` may be an index (a symbolic expression), a mask (a conjunction of comparisons), a
+block pointer or tensor descriptor, and/or data loaded by an access, whose out-of-bounds lanes
+carry a padding value that is followed through arithmetic (:class:`Flow`) to the reductions it
+reaches.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from boundcheck.model import Span
+from boundcheck.symbolic import Expr
+
+
+@dataclass(frozen=True)
+class Cond:
+    """One comparison of a mask or scalar guard, as written."""
+
+    left: Expr
+    op: str
+    right: Expr
+    span: Span
+    op_span: Span | None
+    op_text: str
+    left_text: str = ""
+    right_text: str = ""
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Loaded data from access ``access``; ``pad`` is what its masked lanes now hold."""
+
+    access: int
+    pad: float | None
+    undefined: bool = False
+    via: tuple[str, ...] = ()
+    nonneg: bool = False  # every valid lane is >= 0 (after abs, exp, x * x)
+
+
+@dataclass(frozen=True)
+class BlockPtr:
+    base: str
+    shape: tuple[Expr, ...]
+    offsets: tuple[Expr, ...]
+    block: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Val:
+    expr: Expr | None = None
+    conds: tuple[Cond, ...] | None = None
+    opaque_mask: bool = False
+    bptr: BlockPtr | None = None
+    desc: bool = False
+    flows: tuple[Flow, ...] = ()
+    number: float | None = None
+    items: tuple[Val, ...] | None = None
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+def _safe(fn, *args: float) -> float | None:  # type: ignore[no-untyped-def]
+    try:
+        value = fn(*args)
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return None
+    return None if isinstance(value, complex) else float(value)
+
+
+def arith(op: str, a: float | None, b: float | None) -> float | None:
+    """``a op b`` where either side may be unknown (None): what the padding becomes."""
+    if a is None:
+        return None
+    if b is None:  # an unknown, finite, unpadded operand
+        if op in "+-" and math.isinf(a):
+            return a
+        if op in ("*", "/") and a == 0.0:
+            return 0.0
+        return a if math.isnan(a) else None
+    if op == "+":
+        return _safe(lambda x, y: x + y, a, b)
+    if op == "-":
+        return _safe(lambda x, y: x - y, a, b)
+    if op == "*":
+        return 0.0 if (a == 0.0 or b == 0.0) and not (math.isinf(a) or math.isinf(b)) else _safe(lambda x, y: x * y, a, b)
+    if op == "/":
+        return _safe(lambda x, y: x / y, a, b)
+    return None
+
+
+def arith_reversed(op: str, known: float | None, pad: float | None) -> float | None:
+    """``known op pad`` (the padded value on the right)."""
+    if op in "+*":
+        return arith(op, pad, known)
+    if pad is None:
+        return None
+    if known is None:
+        return -pad if op == "-" and math.isinf(pad) else (None if op == "-" else None)
+    return arith(op, known, pad)
+
+
+ELEMENTWISE = {
+    "exp": (math.exp, True), "exp2": (lambda x: 2.0 ** x, True), "abs": (abs, True),
+    "fabs": (abs, True), "sqrt": (math.sqrt, True), "sqrt_rn": (math.sqrt, True),
+    "log": (math.log, False), "log2": (math.log2, False), "sigmoid": (lambda x: 1 / (1 + math.exp(-x)), True),
+    "tanh": (math.tanh, False), "sin": (math.sin, False), "cos": (math.cos, False),
+    "erf": (math.erf, False), "rsqrt": (lambda x: 1 / math.sqrt(x), True),
+}
+
+
+def elementwise(name: str, flows: tuple[Flow, ...]) -> tuple[Flow, ...]:
+    fn, nonneg = ELEMENTWISE[name]
+    out = []
+    for f in flows:
+        pad = None if f.pad is None else _safe(fn, f.pad)
+        if f.pad is not None and math.isinf(f.pad) and name in ("exp", "exp2"):
+            pad = 0.0 if f.pad < 0 else math.inf
+        out.append(replace(f, pad=pad, via=(*f.via, name), nonneg=nonneg or f.nonneg))
+    return tuple(out)
