@@ -14,7 +14,7 @@ from boundcheck.findings import Finding
 from boundcheck.model import Span
 from boundcheck.pages import page_for
 from boundcheck.registry import Rule, all_rules
-from boundcheck.reporters.fingerprint import line_hashes
+from boundcheck.reporters.fingerprint import file_line_hashes
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/boundcheck/boundcheck"
@@ -86,11 +86,10 @@ def rule_descriptor(code: str, cls: type[Rule]) -> dict[str, object]:
 
 
 class _Artifacts:
-    """Where each finding's file lies relative to the source root, and its text (read once)."""
+    """Where each finding's file lies relative to the source root, and its line hashes (read once)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._text: dict[str, str | None] = {}
         self._hashes: dict[str, list[str]] = {}
 
     def location(self, path: str) -> dict[str, str]:
@@ -100,18 +99,12 @@ class _Artifacts:
         except ValueError:  # outside the source root: only an absolute URI can name it
             return {"uri": absolute.as_uri()}
 
-    def text(self, path: str) -> str | None:
-        if path not in self._text:
-            try:  # as the upload action reads it: UTF-8 with replacements, line endings untouched
-                self._text[path] = Path(path).read_bytes().decode("utf-8", errors="replace")
-            except OSError:
-                self._text[path] = None
-        return self._text[path]
-
     def line_hash(self, path: str, line: int) -> str | None:
         if path not in self._hashes:
-            text = self.text(path)
-            self._hashes[path] = [] if text is None else line_hashes(text)
+            try:
+                self._hashes[path] = file_line_hashes(path)
+            except OSError:
+                self._hashes[path] = []
         hashes = self._hashes[path]
         return hashes[line - 1] if 0 < line <= len(hashes) else None
 
@@ -185,4 +178,4 @@ def render(findings: list[Finding], root: Path | None = None) -> str:
         "columnKind": "unicodeCodePoints",
         "results": [_result(f, index, levels, artifacts) for f in sorted(kept, key=Finding.sort_key)],
     }
-    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False)
+    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2)
