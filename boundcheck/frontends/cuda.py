@@ -1,0 +1,116 @@
+"""The CUDA frontend: libclang's AST of one ``.cu`` file → the boundary model.
+
+Parsing (stub header, missing includes, flags) lives in :mod:`cuda_parse`, expressions in
+:mod:`cuda_expr`, kernels in :mod:`cuda_kernel`, launches in :mod:`cuda_host`. This module
+finds the functions, joins host facts to the kernels they launch, and turns what could not be
+read into BC001 errors. It never raises on input.
+"""
+
+from __future__ import annotations
+
+import re
+
+import clang.cindex as ci
+
+from boundcheck.frontends.cuda_expr import Converter, Scope
+from boundcheck.frontends.cuda_host import HostLaunch, launches_in
+from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
+from boundcheck.frontends.cuda_parse import Parsed, parse
+from boundcheck.model import Divisibility, Kernel, Language, Module, Span
+
+K = ci.CursorKind
+_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+\S", re.M)
+_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+
+
+def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> Module:
+    module = Module(path, Language.CUDA, source)
+    try:
+        parsed = parse(path, source, [a for a in (cuda_args or []) if isinstance(a, str)])
+    except Exception as exc:  # libclang refused the file: nothing to model
+        module.errors.append((Span(1, 0, 1, 0), f"libclang could not parse the file ({exc})"))
+        return module
+    try:
+        _build(module, parsed, cuda_args or [])
+    except (Exception, RecursionError) as exc:
+        module.errors.append((Span(1, 0, 1, 0), f"internal error in the CUDA frontend: {exc!r}"))
+    return module
+
+
+def _functions(cursor: ci.Cursor, path: str) -> list[ci.Cursor]:
+    out = []
+    for c in cursor.get_children():
+        loc = c.location
+        if loc.file is None or loc.file.name != path:
+            continue
+        if c.kind in _SCOPES:
+            out += _functions(c, path)
+        elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and c.is_definition():
+            out.append(c)
+    return out
+
+
+def _is_kernel(fn: ci.Cursor) -> bool:
+    return any(k.kind == K.CUDAGLOBAL_ATTR for k in fn.get_children())
+
+
+def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
+    src, path = parsed.source, module.path
+    macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
+                                             if isinstance(a, str) and a.startswith("-D")}
+    fns = _functions(parsed.tu.cursor, path)
+    helpers = {f.spelling: f for f in fns if not _is_kernel(f)}
+    conv = Converter(src, macros, helpers)
+    file_contracts: list[Divisibility] = []
+    for c in parsed.tu.cursor.get_children():
+        if c.kind == K.STATIC_ASSERT and c.location.file is not None and c.location.file.name == path:
+            kids = list(c.get_children())
+            if kids:
+                file_contracts += divisibility(conv, kids[0], Scope(), "static_assert")
+    kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
+    for fn in fns:
+        if _is_kernel(fn):
+            kernel = KernelBuilder(fn, src, macros, helpers, file_contracts).build()
+            module.kernels.append(kernel)
+            kernels[fn.spelling] = (fn, kernel)
+    for fn in fns:
+        if not _is_kernel(fn):
+            for hl in launches_in(fn, conv):
+                module.launches.append(hl.launch)
+                if hl.launch.kernel in kernels:
+                    _host_contracts(hl, *kernels[hl.launch.kernel])
+    _errors(module, parsed, kernels)
+
+
+def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
+    """Host asserts on the arguments become contracts on the kernel's parameters."""
+    params = [p.spelling for p in fn.get_arguments()]
+    tparams = [k.spelling for k in fn.get_children() if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
+    rename = {h: p for h, p in zip(hl.kernel_args, params) if h}
+    rename.update({v: t for v, t in zip(hl.template_args, tparams)})
+    for fact in hl.launch.facts:
+        if fact.extent not in rename:
+            continue
+        extent = rename[fact.extent]
+        tiles = {rename.get(fact.tile, fact.tile)}
+        if hl.block and fact.tile == hl.block:
+            tiles.add("blockDim.x")
+        for tile in sorted(tiles):
+            d = Divisibility(extent, tile, "host assert")
+            if d not in kernel.contracts:
+                kernel.contracts.append(d)
+
+
+def _errors(module: Module, parsed: Parsed, kernels: dict[str, tuple[ci.Cursor, Kernel]]) -> None:
+    """BC001 for what was lost: errors inside a kernel, and fatal errors anywhere."""
+    ranges = [(fn.extent.start.line, fn.extent.end.line, name) for name, (fn, _) in kernels.items()]
+    reported: set[str] = set()
+    for severity, line, col, text in parsed.diagnostics:
+        inside = next((name for a, b, name in ranges if a <= line <= b), None)
+        if inside is not None and inside not in reported:
+            reported.add(inside)
+            module.errors.append((Span(line, max(col - 1, 0), line, max(col - 1, 0)),
+                                  f"kernel `{inside}` is only partly understood: {text}"))
+        elif inside is None and severity >= ci.Diagnostic.Fatal:
+            module.errors.append((Span(line, max(col - 1, 0), line, max(col - 1, 0)),
+                                  f"{text}; code after line {line} was not analysed"))

@@ -1,0 +1,302 @@
+"""Clang expressions → :mod:`boundcheck.symbolic` expressions, and conditions → comparisons.
+
+Names are classified by where they come from (threadIdx → LANE, blockIdx → PROGRAM, blockDim /
+gridDim / template parameters / macros / constexpr → CONST, integer parameters → EXTENT); locals
+are replaced by their last definition, which the statement walker keeps in ``Scope.env``.
+Macro-expanded literals keep the macro's name (tokens give it), so messages say ``TILE``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import clang.cindex as ci
+
+from boundcheck.frontends.cuda_parse import Source, binary_op, unary_op
+from boundcheck.model import Span
+from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, Sym
+
+K = ci.CursorKind
+_BUILTINS = {"threadIdx": Kind.LANE, "blockIdx": Kind.PROGRAM, "blockDim": Kind.CONST,
+             "gridDim": Kind.CONST, "warpSize": Kind.CONST}
+_TRANSPARENT = {K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR,
+                K.CXX_FUNCTIONAL_CAST_EXPR, K.CXX_CONST_CAST_EXPR}
+_INT_TYPES = {ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
+              ci.TypeKind.LONGLONG, ci.TypeKind.ULONGLONG, ci.TypeKind.SHORT, ci.TypeKind.USHORT,
+              ci.TypeKind.CHAR_S, ci.TypeKind.UCHAR, ci.TypeKind.BOOL, ci.TypeKind.CHAR_U,
+              ci.TypeKind.SCHAR}
+_CALL_NAMES = {"min": "min", "max": "max", "fminf": "min", "fmaxf": "max", "fmin": "min", "fmax": "max",
+               "umin": "min", "umax": "max"}
+# -FLT_MAX is treated as -inf: max(-FLT_MAX, x) == x for every finite x, which is what real
+# kernels rely on; flagging it as "not the identity of max" would be noise.
+_LIMIT_MACROS = {"FLT_MAX": math.inf, "DBL_MAX": math.inf, "INFINITY": math.inf, "CUDART_INF_F": math.inf,
+                 "HUGE_VALF": math.inf}
+
+
+def children(c: ci.Cursor) -> list[ci.Cursor]:
+    return list(c.get_children())
+
+
+def strip(c: ci.Cursor) -> ci.Cursor:
+    """Through parentheses, implicit conversions and value casts (not pointer reinterpretation)."""
+    while c.kind in _TRANSPARENT:
+        kids = [k for k in c.get_children() if k.kind != K.TYPE_REF]
+        if not kids:
+            break
+        if c.kind != K.UNEXPOSED_EXPR and c.kind != K.PAREN_EXPR and c.type.kind == ci.TypeKind.POINTER:
+            break
+        c = kids[-1]
+    return c
+
+
+def is_integer(c: ci.Cursor) -> bool:
+    t = c.type.get_canonical()
+    return t.kind in _INT_TYPES or t.kind == ci.TypeKind.ENUM
+
+
+@dataclass
+class Scope:
+    """What names mean at one point of a function."""
+
+    env: dict[str, Expr] = field(default_factory=dict)  # local → value
+    kinds: dict[str, Kind] = field(default_factory=dict)  # parameter / constant → kind
+    conds: dict[str, ci.Cursor] = field(default_factory=dict)  # bool local → its condition
+    consts: dict[str, float] = field(default_factory=dict)  # float local → constant it holds
+
+    def copy(self) -> Scope:
+        return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts))
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One comparison ``left OP right`` as it holds on a path (already negated if needed)."""
+
+    left: Expr
+    op: str
+    right: Expr
+    span: Span
+    op_span: Span | None
+    op_text: str
+    text: str
+
+
+class Converter:
+    """Shared by kernels and host code; ``on_read`` lets the kernel walker record accesses."""
+
+    def __init__(self, src: Source, macros: set[str], helpers: dict[str, ci.Cursor]) -> None:
+        self.src, self.macros, self.helpers = src, macros, helpers
+        self.on_subscript: Callable[[ci.Cursor, Scope], None] | None = None
+        self.on_conditional: Callable[[ci.Cursor, Scope], None] | None = None
+        self._depth = 0
+
+    # --- names -------------------------------------------------------------------------------
+    def macro_name(self, c: ci.Cursor) -> str | None:
+        """The object-like macro this cursor is the whole expansion of, if any."""
+        ext = c.extent
+        tok = self.src.token_at(ext.start.offset) if ext.start.file is not None else None
+        if tok is None or tok.text not in self.macros:
+            return None
+        return tok.text if ext.end.offset <= tok.end else None
+
+    def name(self, c: ci.Cursor, scope: Scope) -> Expr:
+        n = c.spelling
+        if n in scope.env:
+            return scope.env[n]
+        if n in scope.kinds:
+            return Sym(n, scope.kinds[n])
+        ref = c.referenced
+        if ref is not None:
+            if ref.kind == K.ENUM_CONSTANT_DECL or ref.kind == K.TEMPLATE_NON_TYPE_PARAMETER:
+                return Sym(n, Kind.CONST)
+            if ref.kind == K.VAR_DECL and ref.type.is_const_qualified() and is_integer(ref):
+                return Sym(n, Kind.CONST)
+        return Sym(n, Kind.OTHER)
+
+    # --- expressions -------------------------------------------------------------------------
+    def expr(self, c: ci.Cursor, scope: Scope) -> Expr:
+        c = strip(c)
+        macro = self.macro_name(c)
+        if macro is not None and c.kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.BINARY_OPERATOR,
+                                            K.UNARY_OPERATOR, K.PAREN_EXPR):
+            return Sym(macro, Kind.CONST)
+        kind = c.kind
+        if kind == K.INTEGER_LITERAL or kind == K.FLOATING_LITERAL:
+            v = literal(c, self.src)
+            return Num(v) if v is not None else Sym("?", Kind.OTHER)
+        if kind == K.DECL_REF_EXPR:
+            return self.name(c, scope)
+        if kind == K.MEMBER_REF_EXPR:
+            kids = children(c)
+            base = strip(kids[0]) if kids else None
+            if base is not None and base.kind == K.DECL_REF_EXPR and base.spelling in _BUILTINS:
+                return Sym(f"{base.spelling}.{c.spelling}", _BUILTINS[base.spelling])
+            if base is not None:
+                self.visit(base, scope)
+            return Sym(self.src.text_of(c) or c.spelling, Kind.OTHER)
+        if kind == K.BINARY_OPERATOR:
+            kids = children(c)
+            op = binary_op(c)
+            if len(kids) != 2:
+                return Sym("?", Kind.OTHER)
+            left, right = self.expr(kids[0], scope), self.expr(kids[1], scope)
+            if op == "/" and not is_integer(c):
+                return Call("fdiv", (left, right))
+            if op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"):
+                return Bin(op, left, right)
+            return Call(op, (left, right))
+        if kind == K.UNARY_OPERATOR:
+            kids = children(c)
+            op = unary_op(c)
+            if op == "*" and self.on_subscript is not None:
+                self.on_subscript(c, scope)
+                return Sym(self.src.text_of(c) or "*", Kind.OTHER)
+            inner = self.expr(kids[0], scope) if kids else Sym("?", Kind.OTHER)
+            if op == "-":
+                return Num(-inner.value) if isinstance(inner, Num) else Bin("*", Num(-1), inner)
+            if op == "+":
+                return inner
+            return Call(op, (inner,))
+        if kind == K.ARRAY_SUBSCRIPT_EXPR:
+            if self.on_subscript is not None:
+                self.on_subscript(c, scope)
+            else:
+                self.visit_children(c, scope)
+            return Sym(self.src.text_of(c) or "[]", Kind.OTHER)
+        if kind == K.CALL_EXPR:
+            return self.call(c, scope)
+        if kind == K.CONDITIONAL_OPERATOR:
+            if self.on_conditional is not None:
+                self.on_conditional(c, scope)
+            else:
+                self.visit_children(c, scope)
+            return Sym(self.src.text_of(c) or "?:", Kind.OTHER)
+        self.visit(c, scope)
+        return Sym(self.src.text_of(c) or c.kind.name, Kind.OTHER)
+
+    def call(self, c: ci.Cursor, scope: Scope) -> Expr:
+        name = c.spelling
+        if name == "__builtin_huge_valf" or name == "__builtin_inff":
+            return Num(math.inf)
+        args = [self.expr(a, scope) for a in c.get_arguments()]
+        helper = self.helpers.get(name)
+        if helper is not None and self._depth < 4:
+            ret = returned_expr(helper)
+            if ret is not None:
+                inner = self.helper_scope(helper, args, scope)
+                self._depth += 1
+                try:
+                    return self.expr(ret, inner)
+                finally:
+                    self._depth -= 1
+        return Call(_CALL_NAMES.get(name, name), tuple(args))
+
+    def helper_scope(self, helper: ci.Cursor, args: list[Expr], outer: Scope) -> Scope:
+        params = [p.spelling for p in helper.get_arguments()]
+        return Scope(dict(zip(params, args)), outer.kinds, {})
+
+    def visit(self, c: ci.Cursor, scope: Scope) -> None:
+        """Convert sub-expressions only for their side effect of recording accesses."""
+        if self.on_subscript is not None and (c.kind == K.ARRAY_SUBSCRIPT_EXPR or (
+                c.kind == K.UNARY_OPERATOR and unary_op(c) == "*")):
+            self.on_subscript(c, scope)
+            return
+        self.visit_children(c, scope)
+
+    def visit_children(self, c: ci.Cursor, scope: Scope) -> None:
+        for k in c.get_children():
+            if k.kind.is_expression() or k.kind == K.UNEXPOSED_EXPR:
+                self.expr(k, scope)
+
+    # --- conditions --------------------------------------------------------------------------
+    def atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Atom]:
+        """The comparisons that all hold when ``c`` is true (false if ``negated``)."""
+        c = strip(c)
+        if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!":
+            kids = children(c)
+            return self.atoms(kids[0], scope, not negated) if kids else []
+        if c.kind == K.DECL_REF_EXPR and c.spelling in scope.conds:
+            return self.atoms(scope.conds[c.spelling], scope, negated)
+        if c.kind == K.CALL_EXPR and c.spelling in self.helpers and self._depth < 4:
+            ret = returned_expr(self.helpers[c.spelling])
+            if ret is None:
+                return []
+            args = [self.expr(a, scope) for a in c.get_arguments()]
+            self._depth += 1
+            try:
+                return self.atoms(ret, self.helper_scope(self.helpers[c.spelling], args, scope), negated)
+            finally:
+                self._depth -= 1
+        if c.kind != K.BINARY_OPERATOR:
+            return []
+        op = binary_op(c)
+        kids = children(c)
+        if len(kids) != 2:
+            return []
+        if op in ("&&", "||"):
+            if (op == "&&") != negated:
+                return self.atoms(kids[0], scope, negated) + self.atoms(kids[1], scope, negated)
+            return []  # a disjunction bounds nothing on its own
+        if op not in ("<", "<=", ">", ">=", "==", "!="):
+            return []
+        left, right = self.expr(kids[0], scope), self.expr(kids[1], scope)
+        op_tok = self.op_token(c, kids[0], op)
+        from boundcheck.symbolic import negate
+        return [Atom(left, negate(op) if negated else op, right, self.src.span(c),
+                     self.src.token_span(op_tok) if op_tok else None, op_tok.text if op_tok else op,
+                     self.src.text_of(c))]
+
+    def op_token(self, c: ci.Cursor, left: ci.Cursor, op: str):
+        start, end = left.extent.end.offset, c.extent.end.offset
+        for tok in self.src.tokens_between(start, end):
+            if tok.text == op:
+                return tok
+        return None
+
+
+def returned_expr(fn: ci.Cursor) -> ci.Cursor | None:
+    """The expression of a helper whose body is a single ``return e;``."""
+    body = next((k for k in fn.get_children() if k.kind == K.COMPOUND_STMT), None)
+    if body is None:
+        return None
+    stmts = children(body)
+    if len(stmts) != 1 or stmts[0].kind != K.RETURN_STMT:
+        return None
+    kids = children(stmts[0])
+    return kids[0] if kids else None
+
+
+def literal(c: ci.Cursor, src: Source) -> float | int | None:
+    tok = src.token_at(c.extent.start.offset) if c.extent.start.file is not None else None
+    if tok is None:
+        return None
+    text = tok.text.lower().rstrip("ful")
+    try:
+        if c.kind == K.INTEGER_LITERAL:
+            return int(text, 0) if not text.startswith("0") or text in ("0",) or text.startswith("0x") \
+                else int(text, 8)
+        return float(text)
+    except ValueError:
+        return None
+
+
+def const_value(c: ci.Cursor, src: Source, macros: set[str]) -> float | None:
+    """A constant padding value as written: literals, ``-INFINITY``, ``-FLT_MAX`` (as -inf)."""
+    c = strip(c)
+    tok = src.token_at(c.extent.start.offset) if c.extent.start.file is not None else None
+    if tok is not None and tok.text in _LIMIT_MACROS and c.extent.end.offset <= tok.end:
+        return _LIMIT_MACROS[tok.text]
+    if c.kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL):
+        v = literal(c, src)
+        return float(v) if v is not None else None
+    if c.kind == K.UNARY_OPERATOR and unary_op(c) in ("-", "+"):
+        kids = children(c)
+        v = const_value(kids[0], src, macros) if kids else None
+        return None if v is None else (-v if unary_op(c) == "-" else v)
+    if c.kind == K.CALL_EXPR and c.spelling in ("__builtin_huge_valf", "__builtin_inff"):
+        return math.inf
+    if c.kind == K.CALL_EXPR and c.spelling in ("__float2half", "__float2bfloat16", "half", "__half"):
+        args = list(c.get_arguments())
+        return const_value(args[0], src, macros) if args else None
+    return None

@@ -1,0 +1,98 @@
+"""Host code: ``kernel<<<grid, block>>>(…)`` launches, their grid expressions and the host
+``assert(n % 256 == 0)`` facts that precede them in the same function."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import clang.cindex as ci
+
+from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, strip
+from boundcheck.frontends.cuda_kernel import divisibility
+from boundcheck.model import Divisibility, FloorDiv, Launch
+from boundcheck.symbolic import Kind, render
+
+K = ci.CursorKind
+_CONFIG = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
+_ASSERTS = {"__bc_assert", "__assert_fail", "__assert_rtn", "_assert"}
+
+
+@dataclass
+class HostLaunch:
+    launch: Launch
+    kernel_args: list[str | None]  # host names passed, by kernel parameter position
+    template_args: list[str]  # literal template arguments, rendered
+    block: str  # the block size's x expression, rendered
+
+
+def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
+    body = next((k for k in fn.get_children() if k.kind == K.COMPOUND_STMT), None)
+    if body is None:
+        return []
+    scope = Scope()
+    for p in fn.get_arguments():
+        scope.kinds[p.spelling] = Kind.EXTENT if is_integer(p) else Kind.OTHER
+    facts: list[Divisibility] = []
+    out = []
+    for c in body.walk_preorder():
+        if c.kind == K.VAR_DECL and is_integer(c):
+            init = next((k for k in c.get_children() if k.kind.is_expression()), None)
+            if c.type.is_const_qualified() and init is not None and strip(init).kind == K.INTEGER_LITERAL:
+                scope.kinds = {**scope.kinds, c.spelling: Kind.CONST}
+            elif init is not None:
+                scope.env[c.spelling] = conv.expr(init, scope)
+        elif c.kind == K.CALL_EXPR and c.spelling in _ASSERTS:
+            args = list(c.get_arguments())
+            if args:
+                facts += divisibility(conv, args[0], scope, "host assert")
+        elif c.kind == K.CALL_EXPR:
+            kids = children(c)
+            config = next((k for k in kids[1:2] if k.kind == K.CALL_EXPR and k.spelling in _CONFIG), None)
+            if config is None:
+                continue
+            cargs = [a for a in config.get_arguments() if a.extent.start.line > 0]
+            grid = [d for a in cargs[:1] for d in _grid_dims(a, conv, scope)]
+            block = [render(conv.expr(d, scope)) for a in cargs[1:2] for d in _dims(a)]
+            call_args = kids[2:]
+            names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
+            targs = [render(conv.expr(k, scope)) for k in (kids[0].walk_preorder() if kids else [])
+                     if k.kind == K.INTEGER_LITERAL]
+            out.append(HostLaunch(Launch(c.spelling, conv.src.span(c), tuple(grid), tuple(facts)), names, targs,
+                                  block[0] if block else ""))
+    return out
+
+
+def _dims(c: ci.Cursor) -> list[ci.Cursor]:
+    """The written dimension expressions of a ``dim3`` argument (or of an integer)."""
+    s = strip(c)
+    if s.kind == K.CALL_EXPR and s.spelling == "dim3":
+        args = [a for a in s.get_arguments() if a.extent.start.line > 0]
+        if len(args) == 1 and strip(args[0]).type.get_canonical().spelling.endswith("dim3"):
+            return _dims(args[0])
+        return args
+    if s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
+        init = next((k for k in s.referenced.get_children() if k.kind.is_expression()), None)
+        if init is not None and s.referenced.type.get_canonical().spelling.endswith("dim3"):
+            return _dims(init)
+        if init is not None and s.referenced.extent.start.file is not None:
+            return [init]
+    return [c]
+
+
+def _grid_dims(c: ci.Cursor, conv: Converter, scope: Scope) -> list[FloorDiv]:
+    out = []
+    for d in _dims(c):
+        div = _floor(d, conv, scope)
+        if div is not None:
+            out.append(div)
+    return out
+
+
+def _floor(c: ci.Cursor, conv: Converter, scope: Scope, depth: int = 0) -> FloorDiv | None:
+    from boundcheck.symbolic import floor_division
+    s = strip(c)
+    if s.kind == K.DECL_REF_EXPR and depth < 4 and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
+        init = next((k for k in s.referenced.get_children() if k.kind.is_expression()), None)
+        if init is not None:
+            return _floor(init, conv, scope, depth + 1)
+    return floor_division(conv.expr(s, scope), conv.src.span(s), ("/",))

@@ -1,0 +1,878 @@
+"""One ``__global__`` function → :class:`~boundcheck.model.Kernel`.
+
+Walks statements in order, keeping local definitions (``Scope``), the guards that dominate the
+current point (enclosing ``if``s, ternaries, loop conditions, earlier early exits), and which
+reads flow into which locals and shared arrays, so that reductions can be attributed to the reads
+(and guarded shared stores) whose padding they receive.
+
+Vector accesses: an access through a pointer reinterpreted as a W-wide type (``float4`` over
+``float``) has ``width`` W and its index in elements of the scalar buffer (``W * i``). A guard that
+compares the vector index with a limit in vector units (``i < n / 4``, ``i < n >> 2``) keeps the
+whole vector in bounds, so its bound is recorded with ``lane_offset`` W - 1; any other guard is
+taken as written (``4 * i < n`` checks the first lane only, which is what BC106 reports).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+
+import clang.cindex as ci
+
+from boundcheck.frontends.cuda_expr import Atom, Converter, Scope, children, const_value, is_integer, strip
+from boundcheck.frontends.cuda_parse import Source, binary_op, unary_op
+from boundcheck.model import (UNKNOWN_PADDING, Access, AccessKind, Bound, Dim, Divisibility, Exit, Kernel,
+                              Language, Loop, Padding, Reduction, Space, Span, Use)
+from boundcheck.symbolic import (Bin, Call, Expr, Kind, Num, Sym, bounds_of, dims_of, expand, floor_division,
+                                 kinds, lanes, render, syms, variable)
+
+K = ci.CursorKind
+_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
+_MAX = {"fmaxf", "fmax", "max", "umax", "__hmax", "atomicMax"}
+_MIN = {"fminf", "fmin", "min", "umin", "__hmin", "atomicMin"}
+_EXP = {"expf", "__expf", "exp", "exp2f", "hexp"}
+_ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS", "atomicAnd",
+            "atomicOr", "atomicXor", "atomicInc", "atomicDec"}
+_BARRIERS = {"__syncthreads", "__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}
+_ASSUME = re.compile(r"//\s*boundcheck:\s*assume\s+(.*)")
+_DIVISIBLE = re.compile(r"([A-Za-z_][\w.]*)\s*%\s*([A-Za-z_0-9][\w.]*)\s*==\s*0")
+
+
+@dataclass
+class Ref:
+    """Where a pointer expression points: buffer, element offset, element sizes in bytes."""
+
+    buffer: str
+    space: Space
+    offset: Expr
+    scalar: int
+    size: int
+
+    @property
+    def width(self) -> int:
+        return max(self.size // self.scalar, 1) if self.scalar > 0 and self.size > 0 else 1
+
+
+@dataclass(frozen=True)
+class Guard:
+    bound: Bound
+    atom: Atom
+    boundary: bool  # the limit is a runtime extent (not a loop variable or a literal)
+
+
+@dataclass
+class Rec:
+    kind: AccessKind
+    buffer: str
+    span: Span
+    space: Space
+    index: Expr
+    width: int
+    guards: tuple[Guard, ...]
+    text: str
+    padding: Padding | None = None
+    uses: list[tuple[Reduction, Span, tuple[str, ...]]] = field(default_factory=list)
+
+
+@dataclass
+class State:
+    scope: Scope
+    guards: tuple[Guard, ...] = ()
+    ptrs: dict[str, Ref] = field(default_factory=dict)
+    taint: dict[str, frozenset[int]] = field(default_factory=dict)
+
+    def copy(self) -> State:
+        return State(self.scope.copy(), self.guards, dict(self.ptrs), dict(self.taint))
+
+
+def _size(t: ci.Type) -> int:
+    try:
+        return max(t.get_size(), 0)
+    except Exception:
+        return 0
+
+
+class KernelBuilder:
+    def __init__(self, fn: ci.Cursor, src: Source, macros: set[str], helpers: dict[str, ci.Cursor],
+                 file_contracts: list[Divisibility]) -> None:
+        self.fn, self.src = fn, src
+        self.conv = Converter(src, macros, helpers)
+        self.conv.on_subscript = self._on_access
+        self.conv.on_conditional = self._on_conditional
+        self.helpers = helpers
+        self.kernel = Kernel(fn.spelling, Language.CUDA, src.span(fn), contracts=list(file_contracts))
+        self.recs: list[Rec] = []
+        self.state = State(Scope())
+        self.cur = self.state
+        self.shared: set[str] = set()
+        self.filled: dict[str, float | None] = {}  # shared array → value of an unconditional fill
+        self.loops: dict[str, Loop] = {}
+        self.logs: list[dict[str, tuple[str, object]]] = [{}]
+        self.write_target: ci.Cursor | None = None
+        self.compound = False
+        self.exits: list[tuple[int, int, Exit]] = []  # (offset, region end, exit)
+        self.inline_depth = 0
+
+    # --- entry --------------------------------------------------------------------------------
+    def build(self) -> Kernel:
+        scope = self.state.scope
+        for p in self.fn.get_arguments():
+            t = p.type.get_canonical()
+            if t.kind == ci.TypeKind.POINTER:
+                size = _size(t.get_pointee())
+                self.state.ptrs[p.spelling] = Ref(p.spelling, Space.GLOBAL, Num(0), size, size)
+                scope.kinds[p.spelling] = Kind.OTHER
+            elif is_integer(p):
+                scope.kinds[p.spelling] = Kind.EXTENT
+            else:
+                scope.kinds[p.spelling] = Kind.OTHER
+        body = next((k for k in self.fn.get_children() if k.kind == K.COMPOUND_STMT), None)
+        if body is not None:
+            self.state = self.stmt(body, self.state)
+            self._finish(body)
+        return self.kernel
+
+    def _finish(self, body: ci.Cursor) -> None:
+        barriers = [(c.extent.start.offset, self.src.span(c)) for c in body.walk_preorder()
+                    if c.kind == K.CALL_EXPR and c.spelling in _BARRIERS]
+        for offset, end, ex in self.exits:
+            after = tuple(s for o, s in barriers if offset < o < end)
+            self.kernel.exits.append(replace(ex, barriers_after=after))
+        for rec in self.recs:
+            self.kernel.accesses.append(self._access(rec))
+        for c in body.walk_preorder():
+            if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
+                kids = children(c)
+                if len(kids) == 2:
+                    scope = Scope(kinds=self.state.scope.kinds)
+                    self.kernel.tail_handled.add((render(self.conv.expr(kids[0], scope)),
+                                                  render(self.conv.expr(kids[1], scope))))
+            elif c.kind == K.STATIC_ASSERT:
+                kids = children(c)
+                if kids:
+                    self.kernel.contracts += divisibility(self.conv, kids[0], Scope(kinds=self.state.scope.kinds),
+                                                          "static_assert")
+        self.kernel.contracts += assume_comments(self.src, self.fn)
+
+    def _access(self, rec: Rec) -> Access:
+        span = rec.span
+        parts = dims_of(rec.index, span, self.loops)
+        dims = tuple(_retile(p.dim, rec.index) for p in parts)
+        guards = [self._vector_bound(g, rec.width) for g in rec.guards]
+        guards += [p.intrinsic for p in parts if p.intrinsic is not None]
+        uses = []
+        if rec.padding is not None:
+            for red, use_span, via in rec.uses:
+                pad = rec.padding
+                if "exp" in via and pad.value is not None:
+                    pad = Padding(0.0 if pad.value == -math.inf else math.exp(min(pad.value, 700.0)))
+                uses.append(Use(red, pad, use_span, via))
+        return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
+                      width=rec.width, text=rec.text)
+
+    def _vector_bound(self, g: Guard, width: int) -> Bound:
+        if width > 1 and _divides_by(g.atom.right if lanes(g.atom.left) else g.atom.left, width):
+            return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
+        return g.bound
+
+    # --- statements ---------------------------------------------------------------------------
+    def stmt(self, c: ci.Cursor, st: State) -> State:
+        self.cur = st
+        kind = c.kind
+        if kind == K.COMPOUND_STMT:
+            for k in c.get_children():
+                st = self.stmt(k, st)
+            return st
+        if kind == K.DECL_STMT:
+            for d in c.get_children():
+                if d.kind == K.VAR_DECL:
+                    self.decl(d, st)
+            return st
+        if kind == K.IF_STMT:
+            return self.if_stmt(c, st)
+        if kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT):
+            return self.loop(c, st)
+        if kind in (K.RETURN_STMT, K.NULL_STMT, K.BREAK_STMT, K.CONTINUE_STMT):
+            for k in c.get_children():
+                self.conv.expr(k, st.scope)
+            return st
+        if kind == K.STATIC_ASSERT:
+            return st
+        if kind == K.CALL_EXPR:
+            self.call_stmt(c, st)
+            return st
+        if kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            op = binary_op(c)
+            kids = children(c)
+            if op in _ASSIGN and len(kids) == 2:
+                self.assign(c, kids[0], op, kids[1], st)
+                return st
+        if kind == K.UNARY_OPERATOR and unary_op(c) in ("++", "--", "post++", "post--"):
+            kids = children(c)
+            if kids:
+                self.increment(kids[0], "+=" if "+" in unary_op(c) else "-=", st)
+            return st
+        if kind.is_statement() and kind != K.UNEXPOSED_STMT:
+            for k in c.get_children():
+                st = self.stmt(k, st) if k.kind.is_statement() else self._expr_stmt(k, st)
+            return st
+        return self._expr_stmt(c, st)
+
+    def _expr_stmt(self, c: ci.Cursor, st: State) -> State:
+        s = strip(c)
+        if s.kind == K.CALL_EXPR:
+            self.call_stmt(s, st)
+        elif s.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR) and s != c:
+            return self.stmt(s, st)
+        else:
+            self.conv.expr(c, st.scope)
+        return st
+
+    def decl(self, d: ci.Cursor, st: State) -> None:
+        self.cur = st
+        name, t = d.spelling, d.type.get_canonical()
+        if any(k.kind == K.CUDASHARED_ATTR for k in d.get_children()):
+            self.shared.add(name)
+            size = _size(t.get_array_element_type()) if t.kind in (
+                ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY) else _size(t)
+            while t.kind == ci.TypeKind.CONSTANTARRAY:
+                t = t.get_array_element_type()
+            size = _size(t) or size
+            st.ptrs[name] = Ref(name, Space.SHARED, Num(0), size, size)
+            return
+        init = next((k for k in d.get_children() if k.kind.is_expression() or k.kind == K.UNEXPOSED_EXPR), None)
+        if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+            return  # a per-thread register array: not memory the rules reason about
+        if init is None:
+            st.scope.env[name] = Sym(name, Kind.OTHER)
+            return
+        if t.kind == ci.TypeKind.POINTER:
+            ref = self.resolve(init, st)
+            if ref is not None:
+                st.ptrs[name] = ref
+            else:
+                st.ptrs.pop(name, None)
+            self.conv.expr(init, st.scope)
+            return
+        if t.kind == ci.TypeKind.BOOL:
+            st.scope.conds[name] = init
+        if d.type.is_const_qualified() and is_integer(d) and not lanes(self.conv.expr(init, Scope(kinds=st.scope.kinds))) \
+                and strip(init).kind == K.INTEGER_LITERAL:
+            st.scope.kinds = {**st.scope.kinds, name: Kind.CONST}
+            st.scope.env.pop(name, None)
+            return
+        self._bind(name, "=", init, st, self.src.span(d))
+
+    # --- assignments and reductions -----------------------------------------------------------
+    def assign(self, c: ci.Cursor, lhs: ci.Cursor, op: str, rhs: ci.Cursor, st: State) -> None:
+        self.cur = st
+        target = strip(lhs)
+        if target.kind == K.MEMBER_REF_EXPR:
+            kids = children(target)
+            target = strip(kids[0]) if kids and strip(kids[0]).kind in (K.ARRAY_SUBSCRIPT_EXPR,) else target
+        if target.kind == K.ARRAY_SUBSCRIPT_EXPR or (target.kind == K.UNARY_OPERATOR and unary_op(target) == "*"):
+            first = len(self.recs)
+            self.conv.expr(rhs, st.scope)
+            ids = self._sources(rhs, st, first)
+            before = len(self.recs)
+            self.write_target, self.compound = target, op != "="
+            try:
+                self._on_access(target, st.scope)
+            finally:
+                self.write_target, self.compound = None, False
+            written = [r for r in range(before, len(self.recs)) if self.recs[r].kind is AccessKind.WRITE]
+            for r in written:
+                rec = self.recs[r]
+                if rec.space is Space.SHARED:
+                    st.taint[rec.buffer] = st.taint.get(rec.buffer, frozenset()) | ids | {r}
+                    value = const_value(rhs, self.src, self.conv.macros)
+                    self.logs[-1][rec.buffer] = ("const", value) if value is not None else ("reads", frozenset())
+                    if not [g for g in st.guards if g.boundary] and op == "=":
+                        self.filled[rec.buffer] = value
+            return
+        if target.kind == K.DECL_REF_EXPR:
+            name = target.spelling
+            if name in st.ptrs and op in ("+=", "-=", "="):
+                if op == "=":
+                    ref = self.resolve(rhs, st)
+                    if ref is None:
+                        st.ptrs.pop(name)
+                    else:
+                        st.ptrs[name] = ref
+                else:
+                    ref = st.ptrs[name]
+                    step = self.conv.expr(rhs, st.scope)
+                    st.ptrs[name] = replace(ref, offset=Bin(op[0], ref.offset, Bin("*", Num(ref.width), step)))
+                self.conv.expr(rhs, st.scope)
+                return
+            self._bind(name, op, rhs, st, self.src.span(c))
+            return
+        self.conv.expr(lhs, st.scope)
+        self.conv.expr(rhs, st.scope)
+
+    def increment(self, target: ci.Cursor, op: str, st: State) -> None:
+        t = strip(target)
+        if t.kind == K.DECL_REF_EXPR and t.spelling in st.scope.env and t.spelling not in self.loops:
+            st.scope.env[t.spelling] = Bin(op[0], st.scope.env[t.spelling], Num(1))
+        elif t.kind != K.DECL_REF_EXPR:
+            self.conv.expr(target, st.scope)
+
+    def _bind(self, name: str, op: str, rhs: ci.Cursor, st: State, span: Span) -> None:
+        self.cur = st
+        first = len(self.recs)
+        value = self.conv.expr(rhs, st.scope)
+        ids = self._sources(rhs, st, first)
+        red, via = self._reduction(name, op, rhs)
+        if red is not None:
+            for r in ids:
+                self.recs[r].uses.append((red, span, via))
+        if op == "=":
+            st.taint[name] = ids
+            st.scope.env[name] = value
+            cv = const_value(rhs, self.src, self.conv.macros)
+            if cv is not None:
+                st.scope.consts[name] = cv
+            else:
+                st.scope.consts.pop(name, None)
+            self.logs[-1][name] = ("const", cv) if cv is not None else ("reads", ids)
+        else:
+            st.taint[name] = st.taint.get(name, frozenset()) | ids
+            st.scope.consts.pop(name, None)
+            old = st.scope.env.get(name)
+            if old is not None and name not in self.loops and op[:-1] in ("+", "-", "*"):
+                st.scope.env[name] = Bin(op[:-1], old, value)
+            elif old is not None and not isinstance(old, Sym):
+                st.scope.env[name] = Sym(name, Kind.OTHER)
+            self.logs[-1][name] = ("reads", ids)
+
+    def _sources(self, rhs: ci.Cursor, st: State, first: int) -> frozenset[int]:
+        ids = set(range(first, len(self.recs)))
+        for r in list(ids):
+            rec = self.recs[r]
+            if rec.kind is AccessKind.READ and rec.space is Space.SHARED:
+                ids |= st.taint.get(rec.buffer, frozenset())
+        for c in rhs.walk_preorder():
+            if c.kind == K.DECL_REF_EXPR and c.spelling in st.taint:
+                ids |= st.taint[c.spelling]
+        return frozenset(i for i in ids if self.recs[i].kind is not AccessKind.WRITE or
+                         self.recs[i].space is Space.SHARED)
+
+    def _reduction(self, name: str, op: str, rhs: ci.Cursor) -> tuple[Reduction | None, tuple[str, ...]]:
+        r = strip(rhs)
+        calls = {c.spelling for c in rhs.walk_preorder() if c.kind == K.CALL_EXPR}
+        via = ("exp",) if calls & _EXP else ()
+        if op in ("+=", "-="):
+            return (Reduction.DOT if _is_product(r) else Reduction.SUM), via
+        if op == "*=":
+            return Reduction.PROD, via
+        if op != "=":
+            return None, ()
+        refs_self = any(c.kind == K.DECL_REF_EXPR and c.spelling == name for c in rhs.walk_preorder())
+        if r.kind == K.CALL_EXPR and refs_self:
+            if r.spelling in _MAX:
+                return Reduction.MAX, via
+            if r.spelling in _MIN:
+                return Reduction.MIN, via
+            if r.spelling in ("fmaf", "fma", "__fmaf_rn"):
+                return Reduction.DOT, via
+        if r.kind == K.CALL_EXPR and r.spelling in self.helpers:
+            return _helper_reduction(self.helpers[r.spelling]), via
+        if r.kind == K.BINARY_OPERATOR and binary_op(r) == "+" and refs_self:
+            kids = [strip(k) for k in children(r)]
+            other = [k for k in kids if not (k.kind == K.DECL_REF_EXPR and k.spelling == name)]
+            return (Reduction.DOT if other and _is_product(other[0]) else Reduction.SUM), via
+        return None, ()
+
+    # --- calls --------------------------------------------------------------------------------
+    def call_stmt(self, c: ci.Cursor, st: State) -> None:
+        self.cur = st
+        name = c.spelling
+        args = list(c.get_arguments())
+        if name in _ATOMICS and args:
+            first = len(self.recs)
+            for a in args[1:]:
+                self.conv.expr(a, st.scope)
+            ids = self._sources(args[1], st, first) if len(args) > 1 else frozenset()
+            target = strip(args[0])
+            if target.kind == K.UNARY_OPERATOR and unary_op(target) == "&":
+                inner = children(target)
+                target = strip(inner[0]) if inner else target
+                kind_before = len(self.recs)
+                self.write_target = target
+                try:
+                    self._on_access(target, st.scope, atomic=True)
+                finally:
+                    self.write_target = None
+                del kind_before
+            else:
+                ref = self.resolve(args[0], st)
+                if ref is not None:
+                    self._record(AccessKind.ATOMIC, ref, Num(0), c, st)
+            red = Reduction.MAX if name in _MAX else Reduction.MIN if name in _MIN else \
+                Reduction.SUM if name in ("atomicAdd", "atomicSub") else None
+            if red is not None:
+                for r in ids:
+                    self.recs[r].uses.append((red, self.src.span(c), ()))
+            return
+        helper = self.helpers.get(name)
+        if helper is not None and self.inline_depth < 3:
+            body = next((k for k in helper.get_children() if k.kind == K.COMPOUND_STMT), None)
+            if body is not None:
+                inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, {})
+                for p, a in zip(helper.get_arguments(), args):
+                    if p.type.get_canonical().kind == ci.TypeKind.POINTER:
+                        ref = self.resolve(a, st)
+                        if ref is not None:
+                            inner.ptrs[p.spelling] = ref
+                    else:
+                        inner.scope.env[p.spelling] = self.conv.expr(a, st.scope)
+                        inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
+                self.inline_depth += 1
+                try:
+                    self.stmt(body, inner)
+                finally:
+                    self.inline_depth -= 1
+                return
+        self.conv.expr(c, st.scope)
+
+    # --- control flow -------------------------------------------------------------------------
+    def guards_of(self, atoms: list[Atom]) -> tuple[Guard, ...]:
+        out = []
+        for a in atoms:
+            for b in bounds_of(a.left, a.op, a.right, a.span):
+                limit = a.right if lanes(a.left) else a.left
+                boundary = Kind.EXTENT in kinds(limit) or (
+                    Kind.CONST in kinds(limit) and Kind.LOOP not in kinds(limit) and b.limit_is_extent
+                    and not b.local and any(s.kind is Kind.EXTENT for s in syms(limit)))
+                out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
+                                 Kind.EXTENT in kinds(limit) or boundary))
+        return tuple(out)
+
+    def if_stmt(self, c: ci.Cursor, st: State) -> State:
+        self.cur = st
+        kids = [k for k in c.get_children() if k.kind != K.DECL_STMT]
+        if len(kids) < 2:
+            return st
+        cond, then = kids[0], kids[1]
+        other = kids[2] if len(kids) > 2 else None
+        self.conv.expr(cond, st.scope)
+        pos = self.guards_of(self.conv.atoms(cond, st.scope))
+        neg = self.guards_of(self.conv.atoms(cond, st.scope, negated=True))
+        exit_stmt = _exit_statement(then)
+        if exit_stmt is not None and other is None:
+            if any(g.boundary for g in neg):
+                end = self.region_end.get(exit_stmt.kind, self.fn.extent.end.offset) if hasattr(
+                    self, "region_end") else self.fn.extent.end.offset
+                word = {K.RETURN_STMT: "return", K.CONTINUE_STMT: "continue", K.BREAK_STMT: "break"}[exit_stmt.kind]
+                self.exits.append((exit_stmt.extent.start.offset, end, Exit(
+                    self.src.span(exit_stmt), word, self.src.text_of(cond), ())))
+            st.guards = st.guards + neg
+            return st
+        self.logs.append({})
+        then_st = st.copy()
+        then_st.guards = st.guards + pos
+        then_st = self.stmt(then, then_st)
+        self.cur = st
+        then_log = self.logs.pop()
+        self.logs.append({})
+        else_st = st.copy()
+        else_st.guards = st.guards + neg
+        if other is not None:
+            else_st = self.stmt(other, else_st)
+        self.cur = st
+        else_log = self.logs.pop()
+        self._pad(then_log, else_log, st)
+        self._pad(else_log, then_log, st)
+        merged = st.copy()
+        for log in (then_log, else_log):
+            for name in log:
+                self.logs[-1][name] = ("reads", frozenset())
+                for branch in (then_st, else_st):
+                    if name in branch.taint:
+                        merged.taint[name] = merged.taint.get(name, frozenset()) | branch.taint[name]
+                if name in merged.scope.env and then_st.scope.env.get(name) != else_st.scope.env.get(name):
+                    merged.scope.env[name] = Sym(name, Kind.OTHER)
+                merged.scope.consts.pop(name, None)
+        for name, ref in then_st.ptrs.items():
+            merged.ptrs.setdefault(name, ref)
+        return merged
+
+    def _pad(self, log: dict, other_log: dict, before: State) -> None:
+        """Reads assigned on one branch take the value the other branch (or the earlier
+        definition) leaves when the guard fails; so do guarded shared stores."""
+        for name, (what, value) in log.items():
+            if name in other_log:
+                o_what, o_value = other_log[name]
+                pad = Padding(o_value) if o_what == "const" and o_value is not None else UNKNOWN_PADDING
+            elif name in self.shared:
+                continue
+            elif name in before.scope.consts:
+                pad = Padding(before.scope.consts[name])
+            else:
+                pad = UNKNOWN_PADDING
+            if name in self.shared:
+                targets = [r for r in range(len(self.recs)) if self.recs[r].buffer == name
+                           and self.recs[r].kind is AccessKind.WRITE and self.recs[r].padding is not None
+                           and self.recs[r].padding.stale]
+            else:
+                targets = [r for r in (value if what == "reads" else ()) if self.recs[r].kind is AccessKind.READ]
+            for r in targets:
+                if self.recs[r].padding is None or self.recs[r].padding.stale:
+                    self.recs[r].padding = pad
+
+    def loop(self, c: ci.Cursor, st: State) -> State:
+        kids = children(c)
+        if not kids:
+            return st
+        body = kids[-1]
+        outer = st
+        st = st.copy()
+        init = cond = inc = None
+        if c.kind == K.FOR_STMT:
+            init, cond, inc = self._for_parts(c, kids)
+        elif c.kind == K.WHILE_STMT:
+            cond = kids[0] if len(kids) > 1 else None
+        elif c.kind == K.DO_STMT:
+            body, cond = kids[0], kids[1] if len(kids) > 1 else None
+        header = self._header_span(c, body)
+        var, start = None, None
+        if init is not None:
+            if init.kind == K.DECL_STMT:
+                d = next((k for k in init.get_children() if k.kind == K.VAR_DECL), None)
+                if d is not None:
+                    var = d.spelling
+                    e = next((k for k in d.get_children() if k.kind.is_expression()), None)
+                    start = self.conv.expr(e, st.scope) if e is not None else Num(0)
+            else:
+                s = strip(init)
+                if s.kind == K.BINARY_OPERATOR and binary_op(s) == "=":
+                    ik = children(s)
+                    if len(ik) == 2 and strip(ik[0]).kind == K.DECL_REF_EXPR:
+                        var, start = strip(ik[0]).spelling, self.conv.expr(ik[1], st.scope)
+        carried = _assigned_names(body) | (_assigned_names(inc) if inc is not None else set())
+        for name in carried:
+            if name in st.ptrs:
+                ref = st.ptrs[name]
+                st.ptrs[name] = replace(ref, offset=Bin("+", ref.offset, Sym(name, Kind.LOOP)))
+            elif name in st.scope.env and name != var and is_index(st.scope.env[name]):
+                old = st.scope.env[name]
+                st.scope.env[name] = Bin("+", old, Sym(name, Kind.LOOP)) if lanes(old) else Sym(name, Kind.LOOP)
+        if var is not None and start is not None:
+            st.scope.env[var] = Bin("+", start, Sym(var, Kind.LOOP)) if lanes(start) else Sym(var, Kind.LOOP)
+            st.scope.consts.pop(var, None)
+        atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
+        trip = None
+        if var is not None and start == Num(0):
+            for a in atoms:
+                if a.op in ("<", "<=") and a.left == Sym(var, Kind.LOOP) and a.op == "<":
+                    trip = floor_division(a.right, header, ("/",))
+        loop = Loop(header, var, trip)
+        self.kernel.loops.append(loop)
+        if var is not None:
+            self.loops[var] = loop
+        if cond is not None:
+            self.conv.expr(cond, st.scope)
+        st.guards = st.guards + self.guards_of(atoms)
+        self.cur = st
+        saved = getattr(self, "region_end", {})
+        self.region_end = {**saved, K.CONTINUE_STMT: body.extent.end.offset,
+                           K.BREAK_STMT: self.fn.extent.end.offset}
+        try:
+            st = self.stmt(body, st)
+        finally:
+            self.region_end = saved
+        if inc is not None:
+            self.conv.expr(inc, st.scope)
+        result = outer.copy()
+        result.taint = {**outer.taint, **st.taint}
+        for name in carried:
+            self.logs[-1][name] = ("reads", frozenset())
+            if name in result.scope.env and name != var:
+                result.scope.env[name] = Sym(name, Kind.OTHER)
+            result.scope.consts.pop(name, None)
+        return result
+
+    def _for_parts(self, c: ci.Cursor, kids: list[ci.Cursor]):
+        body = kids[-1]
+        semis = [t.offset for t in self.src.tokens_between(c.extent.start.offset, body.extent.start.offset)
+                 if t.text == ";"]
+        init = cond = inc = None
+        for k in kids[:-1]:
+            o = k.extent.start.offset
+            if len(semis) >= 2 and o < semis[0] or (len(semis) < 2 and k.kind == K.DECL_STMT):
+                init = k
+            elif len(semis) >= 2 and o < semis[1]:
+                cond = k
+            else:
+                inc = k
+        return init, cond, inc
+
+    def _header_span(self, c: ci.Cursor, body: ci.Cursor) -> Span:
+        toks = self.src.tokens_between(c.extent.start.offset, body.extent.start.offset)
+        closing = [t for t in toks if t.text == ")"]
+        start = self.src.span(c)
+        if not closing or c.kind == K.DO_STMT:
+            return Span(start.line, start.col, start.line, start.col)
+        end = self.src.token_span(closing[-1])
+        return Span(start.line, start.col, end.end_line, end.end_col)
+
+    # --- accesses -----------------------------------------------------------------------------
+    def resolve(self, c: ci.Cursor, st: State) -> Ref | None:
+        raw = c
+        c = strip(c)
+        kind = c.kind
+        if kind == K.DECL_REF_EXPR:
+            return st.ptrs.get(c.spelling)
+        if kind in (K.CXX_REINTERPRET_CAST_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.UNEXPOSED_EXPR,
+                    K.CXX_CONST_CAST_EXPR, K.PAREN_EXPR):
+            kids = [k for k in c.get_children() if k.kind != K.TYPE_REF]
+            inner = self.resolve(kids[-1], st) if kids else None
+            t = c.type.get_canonical()
+            if inner is None or t.kind != ci.TypeKind.POINTER:
+                return inner
+            size = _size(t.get_pointee())
+            return replace(inner, size=size or inner.size)
+        if kind == K.BINARY_OPERATOR and binary_op(c) in ("+", "-"):
+            kids = children(c)
+            if len(kids) == 2:
+                for p, q in ((kids[0], kids[1]), (kids[1], kids[0])):
+                    if strip(p).type.get_canonical().kind in (ci.TypeKind.POINTER, ci.TypeKind.CONSTANTARRAY):
+                        ref = self.resolve(p, st)
+                        if ref is None:
+                            return None
+                        step = Bin("*", Num(ref.width), self.conv.expr(q, st.scope)) if ref.width > 1 \
+                            else self.conv.expr(q, st.scope)
+                        return replace(ref, offset=_add(ref.offset, step, binary_op(c)))
+            return None
+        if kind == K.UNARY_OPERATOR and unary_op(c) == "&":
+            kids = children(c)
+            inner = strip(kids[0]) if kids else None
+            if inner is not None and inner.kind == K.ARRAY_SUBSCRIPT_EXPR:
+                sub = children(inner)
+                ref = self.resolve(sub[0], st) if len(sub) == 2 else None
+                if ref is None:
+                    return None
+                idx = self.conv.expr(sub[1], st.scope)
+                return replace(ref, offset=_add(ref.offset, _scale(ref.width, idx), "+"))
+            return None
+        if kind == K.ARRAY_SUBSCRIPT_EXPR:  # a row of a 2-D array: As[ty] in As[ty][tx]
+            sub = children(c)
+            ref = self.resolve(sub[0], st) if len(sub) == 2 else None
+            if ref is None:
+                return None
+            t = c.type.get_canonical()
+            n = t.get_array_size() if t.kind == ci.TypeKind.CONSTANTARRAY else -1
+            if n <= 0:
+                return None
+            return replace(ref, offset=_add(ref.offset, Bin("*", self.conv.expr(sub[1], st.scope), Num(n)), "+"))
+        del raw
+        return None
+
+    def _on_access(self, c: ci.Cursor, scope: Scope, atomic: bool = False) -> None:
+        st = self.state_for(scope)
+        if c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+            sub = children(c)
+            if len(sub) != 2:
+                return
+            idx = self.conv.expr(sub[1], scope)
+            ref = self.resolve(sub[0], st)
+            if ref is None:
+                base = strip(sub[0])
+                if base.kind != K.DECL_REF_EXPR:
+                    self.conv.expr(sub[0], scope)
+                return
+            index = _add(ref.offset, _scale(ref.width, idx), "+")
+        else:  # *p
+            sub = children(c)
+            if not sub:
+                return
+            ref = self.resolve(sub[0], st)
+            if ref is None:
+                self.conv.expr(sub[0], scope)
+                return
+            index = ref.offset
+        is_target = self.write_target is not None and c == self.write_target
+        if is_target and atomic:
+            self._record(AccessKind.ATOMIC, ref, index, c, st)
+        elif is_target:
+            if self.compound:
+                self._record(AccessKind.READ, ref, index, c, st)
+            self._record(AccessKind.WRITE, ref, index, c, st)
+        else:
+            self._record(AccessKind.READ, ref, index, c, st)
+
+    def state_for(self, scope: Scope) -> State:
+        return self.cur if self.cur.scope is scope else State(scope, self.cur.guards, self.cur.ptrs, self.cur.taint)
+
+    def _on_conditional(self, c: ci.Cursor, scope: Scope) -> None:
+        """``cond ? a : b``: reads in ``a`` are guarded by ``cond`` and padded with ``b`` (if
+        constant), and the other way round."""
+        kids = children(c)
+        if len(kids) != 3:
+            self.conv.visit_children(c, scope)
+            return
+        cond, a, b = kids
+        self.conv.expr(cond, scope)
+        pos = self.guards_of(self.conv.atoms(cond, scope))
+        neg = self.guards_of(self.conv.atoms(cond, scope, negated=True))
+        saved = self._extra_guards, self._ternary_pad
+        try:
+            for branch, guards, other in ((a, pos, b), (b, neg, a)):
+                value = const_value(other, self.src, self.conv.macros)
+                self._extra_guards = saved[0] + guards
+                self._ternary_pad = (Padding(value) if value is not None else UNKNOWN_PADDING) \
+                    if any(g.boundary for g in guards) else saved[1]
+                self.conv.expr(branch, scope)
+        finally:
+            self._extra_guards, self._ternary_pad = saved
+
+    def _record(self, kind: AccessKind, ref: Ref, index: Expr, c: ci.Cursor, st: State) -> None:
+        guards = st.guards + self._extra_guards
+        pad = None
+        if kind is AccessKind.WRITE and ref.space is Space.SHARED and any(g.boundary for g in guards):
+            fill = self.filled.get(ref.buffer, "none")
+            pad = Padding(None, stale=True) if fill == "none" else (
+                Padding(fill) if fill is not None else UNKNOWN_PADDING)
+        if kind is AccessKind.READ and self._ternary_pad is not None:
+            pad = self._ternary_pad
+        self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, index, ref.width if ref.width > 1 else 1,
+                             guards, self.src.text_of(c), pad))
+
+    _extra_guards: tuple[Guard, ...] = ()
+    _ternary_pad: Padding | None = None
+
+
+def _add(a: Expr, b: Expr, op: str) -> Expr:
+    if a == Num(0) and op == "+":
+        return b
+    return Bin(op, a, b)
+
+
+def _scale(w: int, e: Expr) -> Expr:
+    return e if w == 1 else Bin("*", Num(w), e)
+
+
+def is_index(e: Expr) -> bool:
+    return bool(kinds(e) & {Kind.LANE, Kind.PROGRAM, Kind.LOOP, Kind.EXTENT, Kind.CONST}) or isinstance(e, Num)
+
+
+def _is_product(c: ci.Cursor) -> bool:
+    c = strip(c)
+    return c.kind == K.BINARY_OPERATOR and binary_op(c) == "*" or (
+        c.kind == K.CALL_EXPR and c.spelling in ("__fmul_rn", "__hmul"))
+
+
+def _divides_by(limit: Expr, w: int) -> bool:
+    shift = {2: 1, 4: 2, 8: 3, 16: 4}.get(w)
+    for t in expand(limit):
+        for f in t.factors:
+            if isinstance(f, Bin) and ((f.op == "/" and f.right == Num(w)) or (f.op == ">>" and f.right == Num(shift))):
+                return True
+    return False
+
+
+def _retile(dim: Dim, index: Expr) -> Dim:
+    """Name the tile by the block / loop step that offsets the lane (``blockIdx.x * TILE``)."""
+    terms = variable(expand(index))
+    lane_terms = [t for t in terms if any(s.name == dim.source and s.kind is Kind.LANE
+                                          for f in t.factors for s in syms(f))]
+    if len(lane_terms) != 1:
+        return dim
+    lt = lane_terms[0]
+    stride = sorted(render(f) for f in lt.factors if not lanes(f))
+    tiles = set()
+    for t in terms:
+        if lanes(Call("", t.factors)):
+            continue
+        moving = [f for f in t.factors if kinds(f) & {Kind.PROGRAM, Kind.LOOP}]
+        rest = sorted(render(f) for f in t.factors if f not in moving)
+        if not moving or any(Kind.LANE in kinds(f) for f in moving):
+            continue
+        for s in stride:
+            if s in rest:
+                rest.remove(s)
+            else:
+                break
+        else:
+            coeff = t.coeff / lt.coeff if lt.coeff else 0
+            if coeff == 1 and rest:
+                tiles.add(" * ".join(rest))
+            elif float(coeff).is_integer() and coeff > 0:
+                tiles.add(" * ".join([str(int(coeff)), *rest]) if rest else str(int(coeff)))
+    if len(tiles) == 1:
+        return replace(dim, tile=tiles.pop())
+    return dim
+
+
+def _exit_statement(c: ci.Cursor) -> ci.Cursor | None:
+    if c.kind == K.COMPOUND_STMT:
+        kids = children(c)
+        if len(kids) != 1:
+            return None
+        c = kids[0]
+    return c if c.kind in (K.RETURN_STMT, K.CONTINUE_STMT, K.BREAK_STMT) else None
+
+
+def _assigned_names(c: ci.Cursor) -> set[str]:
+    out = set()
+    for k in c.walk_preorder():
+        target = None
+        if k.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(k) in _ASSIGN:
+            kids = children(k)
+            target = strip(kids[0]) if kids else None
+        elif k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "--", "post++", "post--"):
+            kids = children(k)
+            target = strip(kids[0]) if kids else None
+        if target is not None and target.kind == K.DECL_REF_EXPR:
+            out.add(target.spelling)
+    return out
+
+
+def _helper_reduction(fn: ci.Cursor) -> Reduction | None:
+    calls = {c.spelling for c in fn.walk_preorder() if c.kind == K.CALL_EXPR}
+    if calls & _MAX:
+        return Reduction.MAX
+    if calls & _MIN:
+        return Reduction.MIN
+    if any(c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+=" for c in fn.walk_preorder()):
+        return Reduction.SUM
+    return None
+
+
+def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
+    """``a % b == 0`` conjuncts of a condition."""
+    c = strip(c)
+    if c.kind != K.BINARY_OPERATOR:
+        return []
+    op = binary_op(c)
+    kids = children(c)
+    if len(kids) != 2:
+        return []
+    if op == "&&":
+        return divisibility(conv, kids[0], scope, origin) + divisibility(conv, kids[1], scope, origin)
+    if op != "==":
+        return []
+    for a, b in ((kids[0], kids[1]), (kids[1], kids[0])):
+        sa, sb = strip(a), strip(b)
+        if sa.kind == K.BINARY_OPERATOR and binary_op(sa) == "%" and conv.expr(sb, scope) == Num(0):
+            parts = children(sa)
+            if len(parts) == 2:
+                return [Divisibility(render(conv.expr(parts[0], scope)), render(conv.expr(parts[1], scope)),
+                                     origin)]
+    return []
+
+
+def assume_comments(src: Source, fn: ci.Cursor) -> list[Divisibility]:
+    """``// boundcheck: assume K % TILE == 0`` inside the kernel or on the lines just above it."""
+    start, end = fn.extent.start.line, fn.extent.end.line
+    lines = src.text.splitlines()
+    out = []
+    first = start - 1
+    while first > 0 and lines[first - 1].strip().startswith(("//", "template", "__launch_bounds__")):
+        first -= 1
+    for n in range(max(first, 1), min(end, len(lines)) + 1):
+        m = _ASSUME.search(lines[n - 1])
+        if m:
+            out += [Divisibility(a, b, "assume comment") for a, b in _DIVISIBLE.findall(m.group(1))]
+    return out

@@ -1,0 +1,226 @@
+"""libclang parsing for the CUDA frontend: one shared Index, in-memory stub and empty headers for
+what cannot be found, flags from ``cuda_args`` and ``compile_commands.json``, and the operator
+kinds the 18.x bindings do not wrap."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import re
+import shlex
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache
+
+import clang.cindex as ci
+
+from boundcheck.frontends.cuda_stubs import STUB_HEADER, STUB_NAME
+from boundcheck.model import Span
+
+MISSING_DIR = "/__boundcheck__/missing"
+BASE_ARGS = [
+    "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
+    "--cuda-path=/nonexistent", "-nostdinc", "-w", "-ferror-limit=0", "-include", STUB_NAME,
+]
+MAX_REPARSES = 6
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+_NOT_FOUND = re.compile(r"'([^']+)' file not found")
+
+_BINARY = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12: ">", 13: "<=",
+           14: ">=", 15: "==", 16: "!=", 17: "&", 18: "^", 19: "|", 20: "&&", 21: "||", 22: "=",
+           23: "*=", 24: "/=", 25: "%=", 26: "+=", 27: "-=", 28: "<<=", 29: ">>=", 30: "&=",
+           31: "^=", 32: "|=", 33: ","}
+_UNARY = {1: "post++", 2: "post--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+
+
+@lru_cache(maxsize=1)
+def _index() -> ci.Index:
+    return ci.Index.create()
+
+
+@lru_cache(maxsize=1)
+def _op_functions() -> tuple[object, object]:
+    lib = ci.conf.lib
+    binary, unary = lib.clang_getCursorBinaryOperatorKind, lib.clang_getCursorUnaryOperatorKind
+    for fn in (binary, unary):
+        fn.argtypes, fn.restype = [ci.Cursor], ctypes.c_int
+    return binary, unary
+
+
+def binary_op(cursor: ci.Cursor) -> str:
+    return _BINARY.get(_op_functions()[0](cursor), "?")
+
+
+def unary_op(cursor: ci.Cursor) -> str:
+    return _UNARY.get(_op_functions()[1](cursor), "?")
+
+
+@dataclass
+class Token:
+    offset: int
+    end: int
+    text: str
+    line: int
+    col: int
+
+
+class Source:
+    """The main file's text, tokens and offset ↔ (line, column) conversions."""
+
+    def __init__(self, path: str, text: str, tu: ci.TranslationUnit) -> None:
+        self.path, self.text = path, text
+        self.data = text.encode("utf-8", errors="replace")
+        self.line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
+        self.tokens: list[Token] = []
+        try:
+            extent = tu.get_extent(path, (0, len(self.data)))
+            for t in tu.get_tokens(extent=extent):
+                loc = t.location
+                start = loc.offset
+                self.tokens.append(Token(start, start + len(t.spelling.encode()), t.spelling, loc.line,
+                                         loc.column))
+        except Exception:  # no tokens: spans and macro names fall back to the AST
+            self.tokens = []
+        self.offsets = [t.offset for t in self.tokens]
+
+    def col(self, line: int, byte_col: int) -> int:
+        """0-based code-point column from libclang's 1-based byte column."""
+        if line < 1 or line > len(self.line_starts):
+            return max(byte_col - 1, 0)
+        start = self.line_starts[line - 1]
+        return len(self.data[start:start + max(byte_col - 1, 0)].decode("utf-8", errors="replace"))
+
+    def span(self, cursor: ci.Cursor) -> Span:
+        ext = cursor.extent
+        s, e = ext.start, ext.end
+        if s.line <= 0:
+            return Span(1, 0, 1, 0)
+        end_line, end_col = (e.line, e.column) if e.line >= s.line else (s.line, s.column)
+        return Span(s.line, self.col(s.line, s.column), end_line, self.col(end_line, end_col))
+
+    def token_at(self, offset: int) -> Token | None:
+        i = bisect_left(self.offsets, offset)
+        return self.tokens[i] if i < len(self.tokens) and self.tokens[i].offset == offset else None
+
+    def tokens_between(self, start: int, end: int) -> list[Token]:
+        i = bisect_left(self.offsets, start)
+        out = []
+        while i < len(self.tokens) and self.tokens[i].offset < end:
+            out.append(self.tokens[i])
+            i += 1
+        return out
+
+    def token_span(self, tok: Token) -> Span:
+        return Span(tok.line, self.col(tok.line, tok.col), tok.line,
+                    self.col(tok.line, tok.col + len(tok.text.encode())))
+
+    def text_of(self, cursor: ci.Cursor) -> str:
+        ext = cursor.extent
+        a, b = ext.start.offset, ext.end.offset
+        if ext.start.file is None or b <= a:
+            return ""
+        return self.data[a:b].decode("utf-8", errors="replace")
+
+
+def _flags_from_compile_commands(path: str) -> list[str]:
+    directory = os.path.dirname(os.path.abspath(path))
+    while True:
+        db = os.path.join(directory, "compile_commands.json")
+        if os.path.isfile(db):
+            return _flags_for(db, os.path.abspath(path))
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return []
+        directory = parent
+
+
+@lru_cache(maxsize=32)
+def _load_db(db: str) -> list[dict]:
+    try:
+        with open(db, encoding="utf-8") as f:
+            data = json.load(f)
+        return data if isinstance(data, list) else []
+    except (OSError, ValueError):
+        return []
+
+
+def _flags_for(db: str, path: str) -> list[str]:
+    for entry in _load_db(db):
+        if not isinstance(entry, dict):
+            continue
+        directory = str(entry.get("directory", os.path.dirname(db)))
+        file = os.path.normpath(os.path.join(directory, str(entry.get("file", ""))))
+        if file != path:
+            continue
+        args = entry.get("arguments")
+        if not isinstance(args, list):
+            try:
+                args = shlex.split(str(entry.get("command", "")))
+            except ValueError:
+                return []
+        return _wanted_flags([str(a) for a in args], directory)
+    return []
+
+
+def _wanted_flags(args: list[str], directory: str) -> list[str]:
+    """Only -D/-U/-I/-std: the rest of a compiler command line is nvcc's, not libclang's."""
+    out, i = [], 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-D", "-U", "-I") and i + 1 < len(args):
+            a, i = a + args[i + 1], i + 1
+        if a.startswith("-I"):
+            out.append("-I" + os.path.join(directory, a[2:]))
+        elif a.startswith(("-D", "-U")) or (a.startswith("-std=") and "c++" in a):
+            out.append(a)
+        i += 1
+    return out
+
+
+def _include_dirs(args: list[str]) -> list[str]:
+    return [a[2:] for a in args if a.startswith("-I") and len(a) > 2]
+
+
+def _missing_includes(path: str, source: str, dirs: list[str]) -> set[str]:
+    """Includes that no -I directory (or, for quotes, the file's own) can answer."""
+    here = os.path.dirname(os.path.abspath(path))
+    missing = set()
+    for quote, name in _INCLUDE.findall(source):
+        search = ([here] if quote == '"' else []) + dirs
+        if not any(os.path.isfile(os.path.join(d, name)) for d in search):
+            missing.add(name)
+    return missing
+
+
+@dataclass
+class Parsed:
+    tu: ci.TranslationUnit
+    source: Source
+    diagnostics: list[tuple[int, int, int, str]]  # severity, line, column, text (main file)
+    lost_includes: list[str]
+
+
+def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
+    """Parse with empty headers for every include that cannot be found (re-parsing as clang
+    reports more of them, behind headers that were found)."""
+    user = [a for a in [*_flags_from_compile_commands(path), *cuda_args] if isinstance(a, str)]
+    args = [*BASE_ARGS, *user, "-I" + MISSING_DIR]
+    missing = _missing_includes(path, text, _include_dirs(user))
+    tu = None
+    for _ in range(MAX_REPARSES):
+        unsaved = [(STUB_NAME, STUB_HEADER), (path, text)]
+        unsaved += [(os.path.join(MISSING_DIR, m), "") for m in sorted(missing)]
+        tu = _index().parse(path, args=args, unsaved_files=unsaved,
+                            options=ci.TranslationUnit.PARSE_INCOMPLETE)
+        more = {m.group(1) for d in tu.diagnostics if (m := _NOT_FOUND.search(d.spelling))} - missing
+        if not more:
+            break
+        missing |= more
+    assert tu is not None
+    diags = []
+    for d in tu.diagnostics:
+        loc = d.location
+        if d.severity >= ci.Diagnostic.Error and loc.file is not None and loc.file.name == path:
+            diags.append((d.severity, loc.line, loc.column, d.spelling))
+    return Parsed(tu, Source(path, text, tu), diags, sorted(missing))
