@@ -12,7 +12,7 @@ import re
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope
+from boundcheck.frontends.cuda_expr import Converter, Scope, params
 from boundcheck.frontends.cuda_host import HostLaunch, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
 from boundcheck.frontends.cuda_parse import Parsed, parse
@@ -84,9 +84,9 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
 
 def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
     """Host asserts on the arguments become contracts on the kernel's parameters."""
-    params = [p.spelling for p in fn.get_arguments()]
+    names = [p.spelling for p in params(fn)]
     tparams = [k.spelling for k in fn.get_children() if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
-    rename = {h: p for h, p in zip(hl.kernel_args, params) if h}
+    rename = {h: p for h, p in zip(hl.kernel_args, names) if h}
     rename.update({v: t for v, t in zip(hl.template_args, tparams)})
     for fact in hl.launch.facts:
         if fact.extent not in rename:

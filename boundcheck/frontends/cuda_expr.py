@@ -39,6 +39,11 @@ def children(c: ci.Cursor) -> list[ci.Cursor]:
     return list(c.get_children())
 
 
+def params(fn: ci.Cursor) -> list[ci.Cursor]:
+    """A function's parameters (``get_arguments`` gives none for function templates)."""
+    return [k for k in fn.get_children() if k.kind == K.PARM_DECL]
+
+
 def strip(c: ci.Cursor) -> ci.Cursor:
     """Through parentheses, implicit conversions and value casts (not pointer reinterpretation)."""
     while c.kind in _TRANSPARENT:
@@ -193,8 +198,8 @@ class Converter:
         return Call(_CALL_NAMES.get(name, name), tuple(args))
 
     def helper_scope(self, helper: ci.Cursor, args: list[Expr], outer: Scope) -> Scope:
-        params = [p.spelling for p in helper.get_arguments()]
-        return Scope(dict(zip(params, args)), outer.kinds, {})
+        names = [p.spelling for p in params(helper)]
+        return Scope(dict(zip(names, args)), outer.kinds, {})
 
     def visit(self, c: ci.Cursor, scope: Scope) -> None:
         """Convert sub-expressions only for their side effect of recording accesses."""

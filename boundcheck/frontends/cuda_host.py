@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, strip
+from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import divisibility
 from boundcheck.model import Divisibility, FloorDiv, Launch
 from boundcheck.symbolic import Kind, render
@@ -30,7 +30,7 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
     if body is None:
         return []
     scope = Scope()
-    for p in fn.get_arguments():
+    for p in params(fn):
         scope.kinds[p.spelling] = Kind.EXTENT if is_integer(p) else Kind.OTHER
     facts: list[Divisibility] = []
     out = []

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Atom, Converter, Scope, children, const_value, is_integer, strip
+from boundcheck.frontends.cuda_expr import Atom, Converter, Scope, children, const_value, is_integer, params, strip
 from boundcheck.frontends.cuda_parse import Source, binary_op, unary_op
 from boundcheck.model import (UNKNOWN_PADDING, Access, AccessKind, Bound, Dim, Divisibility, Exit, Kernel,
                               Language, Loop, Padding, Reduction, Space, Span, Use)
@@ -59,6 +59,7 @@ class Guard:
     bound: Bound
     atom: Atom
     boundary: bool  # the limit is a runtime extent (not a loop variable or a literal)
+    exit: bool = False  # from an early exit: threads that fail it are gone (BC303's concern)
 
 
 @dataclass
@@ -117,7 +118,7 @@ class KernelBuilder:
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
         scope = self.state.scope
-        for p in self.fn.get_arguments():
+        for p in params(self.fn):
             t = p.type.get_canonical()
             if t.kind == ci.TypeKind.POINTER:
                 size = _size(t.get_pointee())
@@ -213,7 +214,7 @@ class KernelBuilder:
             if kids:
                 self.increment(kids[0], "+=" if "+" in unary_op(c) else "-=", st)
             return st
-        if kind.is_statement() and kind != K.UNEXPOSED_STMT:
+        if kind.is_statement():  # attributed (#pragma unroll), labelled, switch, …
             for k in c.get_children():
                 st = self.stmt(k, st) if k.kind.is_statement() else self._expr_stmt(k, st)
             return st
@@ -420,7 +421,7 @@ class KernelBuilder:
             body = next((k for k in helper.get_children() if k.kind == K.COMPOUND_STMT), None)
             if body is not None:
                 inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, {})
-                for p, a in zip(helper.get_arguments(), args):
+                for p, a in zip(params(helper), args):
                     if p.type.get_canonical().kind == ci.TypeKind.POINTER:
                         ref = self.resolve(a, st)
                         if ref is not None:
@@ -467,7 +468,7 @@ class KernelBuilder:
                 word = {K.RETURN_STMT: "return", K.CONTINUE_STMT: "continue", K.BREAK_STMT: "break"}[exit_stmt.kind]
                 self.exits.append((exit_stmt.extent.start.offset, end, Exit(
                     self.src.span(exit_stmt), word, self.src.text_of(cond), ())))
-            st.guards = st.guards + neg
+            st.guards = st.guards + tuple(replace(g, exit=True) for g in neg)
             return st
         self.logs.append({})
         then_st = st.copy()
@@ -730,7 +731,8 @@ class KernelBuilder:
     def _record(self, kind: AccessKind, ref: Ref, index: Expr, c: ci.Cursor, st: State) -> None:
         guards = st.guards + self._extra_guards
         pad = None
-        if kind is AccessKind.WRITE and ref.space is Space.SHARED and any(g.boundary for g in guards):
+        if kind is AccessKind.WRITE and ref.space is Space.SHARED and any(g.boundary and not g.exit
+                                                                          for g in guards):
             fill = self.filled.get(ref.buffer, "none")
             pad = Padding(None, stale=True) if fill == "none" else (
                 Padding(fill) if fill is not None else UNKNOWN_PADDING)
