@@ -498,7 +498,8 @@ class TritonMutator:
                     nodes += self.grid_definitions(grid.value)
                 for node in nodes:
                     for site in self.ceil_divs(node):
-                        self.floor("floor-grid", "BC302", site, [self.statement(site[0])], "launch grid")
+                        self.floor("floor-grid", "BC302", site,
+                                   [self.statement(site[0]), self.statement(call)], "launch grid")
 
     def grid_definitions(self, name: str) -> list[cst.CSTNode]:
         found: list[cst.CSTNode] = []

@@ -1,0 +1,345 @@
+"""Each mutation operator on a small kernel: the exact change, a valid mutant, and no mutant (or a
+counted skip) where the operator does not apply."""
+
+from __future__ import annotations
+
+import difflib
+import textwrap
+
+import libcst as cst
+
+from bench.quality import mutate_cuda, mutate_triton
+from bench.quality.mutant import Mutant, Mutations
+
+TRITON = textwrap.dedent('''\
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=-float("inf"))
+        z = x - tl.max(x, axis=0)
+        num = tl.exp(z)
+        tl.store(y_ptr + row * n_cols + cols, num / tl.sum(num, axis=0), mask=mask)
+
+
+    @triton.jit
+    def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                      BLOCK_K: tl.constexpr):
+        offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+        offs_k = tl.arange(0, BLOCK_K)
+        acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_K)):
+            kk = k * BLOCK_K + offs_k
+            a = tl.load(a_ptr + offs_m[:, None] * K + kk[None, :],
+                        mask=(offs_m[:, None] < M) & (kk[None, :] < K), other=0.0)
+            b = tl.load(b_ptr + kk[:, None] * N + offs_n[None, :], mask=kk[:, None] < K, other=0.0)
+            acc += tl.dot(a, b)
+        c_mask = (offs_m[:, None] < M) & (offs_n[None, :] < N)
+        tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=c_mask)
+
+
+    @triton.jit
+    def copy_kernel(src, dst, M, N, BLOCK: tl.constexpr):
+        s = tl.make_block_ptr(src, (M, N), (N, 1), (tl.program_id(0) * BLOCK, 0), (BLOCK, BLOCK), (1, 0))
+        d = tl.make_block_ptr(dst, (M, N), (N, 1), (tl.program_id(0) * BLOCK, 0), (BLOCK, BLOCK), (1, 0))
+        tl.store(d, tl.load(s, boundary_check=(0, 1), padding_option="zero"), boundary_check=(0, 1))
+
+
+    def matmul(a, b, c, M, N, K):
+        grid = (triton.cdiv(M, 32), triton.cdiv(N, 32))
+        matmul_kernel[grid](a, b, c, M, N, K, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32)
+
+
+    def not_a_kernel(x, n):
+        return tl.load(x, mask=n < 3)
+    ''')
+
+
+def changes(source: str, m: Mutant) -> tuple[list[str], list[str]]:
+    """(removed lines, added lines), stripped."""
+    diff = list(difflib.unified_diff(source.splitlines(), m.source.splitlines(), lineterm="", n=0))
+    removed = [d[1:].strip() for d in diff if d.startswith("-") and not d.startswith("---")]
+    added = [d[1:].strip() for d in diff if d.startswith("+") and not d.startswith("+++")]
+    return removed, added
+
+
+def only(muts: Mutations, operator: str, line: int) -> Mutant:
+    found = [m for m in muts.mutants if m.operator == operator and m.line == line]
+    assert len(found) == 1, [(m.operator, m.line) for m in muts.mutants]
+    return found[0]
+
+
+def added(source: str, muts: Mutations, operator: str, line: int) -> list[str]:
+    return changes(source, only(muts, operator, line))[1]
+
+
+# -- Triton --------------------------------------------------------------------------------------
+
+T = mutate_triton.mutate("k.py", TRITON)
+
+
+def test_triton_mutants_parse_and_change_one_statement() -> None:
+    assert T.mutants
+    for m in T.mutants:
+        cst.parse_module(m.source)
+        removed, _ = changes(TRITON, m)
+        assert removed and m.source != TRITON
+        assert m.targets and all(lo <= hi for lo, hi in m.targets)
+
+
+def test_triton_drop_mask_of_a_load_drops_other_too() -> None:
+    m = only(T, "drop-mask", 10)
+    assert m.rule == "BC101"
+    assert changes(TRITON, m)[1] == ['x = tl.load(x_ptr + row * n_cols + cols)']
+    assert m.targets == ((10, 10),)
+
+
+def test_triton_drop_mask_of_a_store() -> None:
+    m = only(T, "drop-mask", 13)
+    assert m.rule == "BC102"
+    assert changes(TRITON, m)[1] == ['tl.store(y_ptr + row * n_cols + cols, num / tl.sum(num, axis=0))']
+
+
+def test_triton_drop_one_dimension_of_a_named_2d_mask_targets_its_users() -> None:
+    m = only(T, "drop-mask-dim", 29)
+    assert m.rule == "BC103"
+    assert changes(TRITON, m)[1] == ['c_mask = (offs_m[:, None] < M)']
+    assert m.targets == ((30, 30),)
+
+
+def test_triton_drop_k_term_and_row_term_of_a_k_loop_mask() -> None:
+    assert added(TRITON, T, "drop-k-term", 26) == ['mask=(offs_m[:, None] < M), other=0.0)']
+    assert added(TRITON, T, "drop-mask-dim", 26) == ['mask=(kk[None, :] < K), other=0.0)']
+
+
+def test_triton_k_term_not_dropped_when_it_is_the_whole_mask() -> None:
+    assert not [m for m in T.mutants if m.operator.startswith("drop-") and m.rule == "BC103" and m.line == 27]
+
+
+def test_triton_off_by_one_on_a_named_mask() -> None:
+    m = only(T, "off-by-one", 9)
+    assert m.rule == "BC104"
+    assert changes(TRITON, m)[1] == ["mask = cols <= n_cols"]
+
+
+def test_triton_off_by_one_inline_keeps_parentheses_single() -> None:
+    assert added(TRITON, T, "off-by-one", 26) == ['mask=(offs_m[:, None] <= M) & (kk[None, :] < K), other=0.0)']
+
+
+def test_triton_neg_inf_padding_becomes_zero_before_max() -> None:
+    m = only(T, "padding-neginf-to-zero", 10)
+    assert m.rule == "BC202"
+    assert changes(TRITON, m)[1] == ['x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=0.0)']
+
+
+def test_triton_zero_padding_becomes_neg_inf_before_dot() -> None:
+    assert added(TRITON, T, "padding-zero-to-neginf", 27) == [
+        'b = tl.load(b_ptr + kk[:, None] * N + offs_n[None, :], mask=kk[:, None] < K, other=float("-inf"))']
+
+
+def test_triton_drop_other_only_where_a_max_consumes_it() -> None:
+    m = only(T, "drop-other", 10)
+    assert m.rule == "BC201"
+    assert changes(TRITON, m)[1] == ['x = tl.load(x_ptr + row * n_cols + cols, mask=mask)']
+    assert [m.line for m in T.mutants if m.operator == "drop-other"] == [10]  # dot consumers: none
+
+
+def test_triton_cdiv_becomes_floor_in_the_trip_count_and_the_grid() -> None:
+    m = only(T, "floor-trip", 23)
+    assert (m.rule, changes(TRITON, m)[1]) == ("BC301", ["for k in range(0, K // BLOCK_K):"])
+    grid = [m for m in T.mutants if m.operator == "floor-grid"]
+    assert [changes(TRITON, m)[1] for m in grid] == [["grid = (M // 32, triton.cdiv(N, 32))"],
+                                                    ["grid = (triton.cdiv(M, 32), N // 32)"]]
+    assert all(m.rule == "BC302" and (42, 42) in m.targets for m in grid)
+
+
+def test_triton_drop_boundary_check_of_block_pointer_load_and_store() -> None:
+    rules = sorted(m.rule for m in T.mutants if m.operator == "drop-boundary-check")
+    assert rules == ["BC101", "BC102"]
+    load = next(m for m in T.mutants if m.operator == "drop-boundary-check" and m.rule == "BC101")
+    assert changes(TRITON, load)[1] == ["tl.store(d, tl.load(s), boundary_check=(0, 1))"]
+
+
+def test_triton_ignores_code_outside_jit_functions() -> None:
+    assert not [m for m in T.mutants if m.line >= 45]
+
+
+def test_triton_positional_mask_is_skipped_and_counted() -> None:
+    src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x, n):\n" \
+          "    o = tl.arange(0, 16)\n    tl.load(x + o, o < n)\n"
+    muts = mutate_triton.mutate("p.py", src)
+    assert muts.mutants == []
+    assert muts.skipped[("drop-mask", "BC101", "mask passed positionally")] == 1
+
+
+def test_triton_floor_division_with_compound_operands_is_parenthesised() -> None:
+    src = ("import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x, K, S, B: tl.constexpr):\n"
+           "    for i in range(2 * tl.cdiv(K, B * S)):\n        pass\n")
+    muts = mutate_triton.mutate("p.py", src)
+    assert [changes(src, m)[1] for m in muts.mutants] == [["for i in range(2 * (K // (B * S))):"]]
+
+
+def test_triton_unparseable_file_yields_nothing() -> None:
+    assert mutate_triton.mutate("bad.py", "def (:\n").mutants == []
+
+
+# -- CUDA ----------------------------------------------------------------------------------------
+
+CUDA = textwrap.dedent('''\
+    #include <cuda_runtime.h>
+    #define TILE 16
+
+    __global__ void add(const float* x, float* y, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) y[i] = x[i] + 1.0f;
+    }
+
+    __global__ void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
+        __shared__ float As[TILE][TILE];
+        __shared__ float Bs[TILE][TILE];
+        int row = blockIdx.y * TILE + threadIdx.y;
+        int col = blockIdx.x * TILE + threadIdx.x;
+        float sum = 0.0f;
+        for (int t = 0; t < (K + TILE - 1) / TILE; ++t) {
+            if (row < M && t * TILE + threadIdx.x < K)
+                As[threadIdx.y][threadIdx.x] = A[row * K + t * TILE + threadIdx.x];
+            else
+                As[threadIdx.y][threadIdx.x] = 0.0f;
+            Bs[threadIdx.y][threadIdx.x] = (col < N) ? B[(t * TILE + threadIdx.y) * N + col] : 0.0f;
+            __syncthreads();
+            for (int k = 0; k < TILE; ++k) sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+            __syncthreads();
+        }
+        if (row < M && col < N) {
+            C[row * N + col] = sum;
+        }
+    }
+
+    __global__ void rowmax(const float* x, float* out, int n) {
+        __shared__ float s[256];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        s[threadIdx.x] = i < n ? x[i] : -INFINITY;
+        __syncthreads();
+        for (int st = 128; st > 0; st >>= 1) {
+            if (threadIdx.x < st) s[threadIdx.x] = fmaxf(s[threadIdx.x], s[threadIdx.x + st]);
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+    }
+
+    __global__ void scale4(float* x, int n) {
+        int i = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+        if (i + 3 < n) {
+            float4 v = reinterpret_cast<float4*>(x + i)[0];
+            reinterpret_cast<float4*>(x + i)[0] = v;
+        }
+    }
+
+    __global__ void blocksum(const float* x, float* out, int n) {
+        __shared__ float s[256];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        s[threadIdx.x] = 0.0f;
+        if (i < n) {
+            s[threadIdx.x] = x[i];
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+    }
+
+    __global__ void scaled(const float* x, float* y, int n) {
+        __shared__ float s[256];
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        s[threadIdx.x] = 1.0f;
+        __syncthreads();
+        if (i >= n) return;
+        y[i] = x[i] * s[threadIdx.x];
+    }
+
+    void launch(const float* A, const float* B, float* C, int M, int N, int K) {
+        dim3 block(TILE, TILE);
+        dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+        matmul<<<grid, block>>>(A, B, C, M, N, K);
+        add<<<(N + 255) / 256, 256>>>(A, C, N);
+    }
+    ''')
+
+C = mutate_cuda.mutate("/tmp/k.cu", CUDA)
+
+
+def test_cuda_mutants_parse_cleanly() -> None:
+    assert C.mutants and not C.skipped
+    for m in C.mutants:
+        assert mutate_cuda.parse(m.path, m.source, []).diagnostics == []
+
+
+def test_cuda_off_by_one_in_guard_and_early_exit() -> None:
+    assert added(CUDA, C, "off-by-one", 6) == ["if (i <= n) y[i] = x[i] + 1.0f;"]
+    assert added(CUDA, C, "off-by-one", 66) == ["if (i > n) return;"]
+    assert only(C, "off-by-one", 6).targets == ((6, 6),)
+
+
+def test_cuda_off_by_one_ignores_non_extent_limits() -> None:
+    assert not [m for m in C.mutants if m.line == 36]  # `threadIdx.x < st`: a stride, not an extent
+
+
+def test_cuda_thread_index_guard_uses_the_matching_component() -> None:
+    assert added(CUDA, C, "thread-index-guard", 6) == ["if (threadIdx.x < n) y[i] = x[i] + 1.0f;"]
+    assert added(CUDA, C, "thread-index-guard", 25) == ["if (threadIdx.y < M && col < N) {"]
+    assert only(C, "thread-index-guard", 25).rule == "BC105"
+
+
+def test_cuda_drop_guard_store_load_and_early_exit() -> None:
+    store = only(C, "drop-guard", 25)
+    assert (store.rule, changes(CUDA, store)[1], store.targets) == ("BC102", ["{"], ((26, 26),))
+    load = only(C, "drop-guard", 54)
+    assert load.rule == "BC101" and load.targets == ((55, 55),)
+    exit_ = only(C, "drop-guard", 66)
+    assert (exit_.rule, changes(CUDA, exit_)[1]) == ("BC102", [";"])
+
+
+def test_cuda_drop_zero_fill_else_and_ternary() -> None:
+    els = only(C, "drop-zero-fill", 18)
+    assert els.rule == "BC201" and els.targets == ((17, 17),)
+    assert changes(CUDA, els)[0] == ["else", "As[threadIdx.y][threadIdx.x] = 0.0f;"]
+    assert added(CUDA, C, "drop-zero-fill", 20) == [
+        "if ((col < N)) Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * N + col];"]
+
+
+def test_cuda_ceil_to_floor_in_trip_count_and_grid() -> None:
+    assert added(CUDA, C, "floor-trip", 15) == ["for (int t = 0; t < K / TILE; ++t) {"]
+    grids = [changes(CUDA, m)[1] for m in C.mutants if m.operator == "floor-grid"]
+    assert all((73, 73) in m.targets for m in C.mutants if m.operator == "floor-grid" and m.line == 72)
+    assert grids == [["dim3 grid(N / TILE, (M + TILE - 1) / TILE);"],
+                     ["dim3 grid((N + TILE - 1) / TILE, M / TILE);"],
+                     ["add<<<N / 256, 256>>>(A, C, N);"]]
+    assert only(C, "floor-grid", 74).targets == ((74, 74),)
+
+
+def test_cuda_vector_guard_widened_to_first_lane() -> None:
+    m = only(C, "vector-tail", 44)
+    assert (m.rule, changes(CUDA, m)[1], m.targets) == ("BC106", ["if (i < n) {"], ((44, 47),))
+
+
+def test_cuda_exit_before_barrier_both_forms() -> None:
+    block = only(C, "exit-before-barrier", 54)
+    assert changes(CUDA, block)[1] == ["if (!(i < n)) return;", "{"]
+    moved = only(C, "exit-before-barrier", 65)
+    assert moved.source.split("\n")[64:66] == ["    if (i >= n) return;", "    __syncthreads();"]
+    assert moved.targets == ((65, 65),)
+
+
+def test_cuda_neg_inf_padding_becomes_zero_before_max() -> None:
+    m = only(C, "padding-neginf-to-zero", 33)
+    assert changes(CUDA, m)[1] == ["s[threadIdx.x] = i < n ? x[i] : 0.0f;"]
+
+
+def test_cuda_no_mutants_in_a_kernel_without_guards() -> None:
+    src = "__global__ void k(float* y) { y[threadIdx.x] = 1.0f; }\n"
+    muts = mutate_cuda.mutate("/tmp/n.cu", src)
+    assert muts.mutants == [] and not muts.skipped
