@@ -48,8 +48,8 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
             continue
         if dim.tiling is Tiling.WHOLE and dim.source not in bounded:
             continue  # one tile spans the dimension and nothing says it can be partial
-        if dim.tiling is Tiling.LOOP and dim.loop is not None and dim.loop.trip is not None:
-            continue  # the loop stops before the tail (BC301 reports the skipped tail)
+        if dim.loop is not None and (dim.loop.full_tiles or _peeled(kernel, access, dim)):
+            continue  # the loop stops before the partial tile (BC301 reports a skipped tail)
         needed.append(dim)
     covered, uncovered, local_only = [], [], []
     for dim in needed:
@@ -62,6 +62,18 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
         else:
             uncovered.append(dim)
     return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only))
+
+
+def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
+    """The partial tile is handled after the loop: a later access to the same buffer bounds the
+    same lane (the peeled-tail idiom), so the loop body handles full tiles only."""
+    loop = dim.loop
+    assert loop is not None
+    return any(
+        other.buffer == access.buffer and other.span.line > loop.end_line
+        and any(b.source == dim.source and not b.wrap for b in other.guards)
+        for other in kernel.accesses
+    )
 
 
 def describe_dims(dims: tuple[Dim, ...] | list[Dim]) -> str:

@@ -65,7 +65,8 @@ def check_source(path: str, language: Language, source: str, settings: Settings)
     findings: list[Finding] = []
     for rule in selected_rules(settings, path):
         findings.extend(rule.check(module))
-    findings = suppressions.apply(module, findings, settings)
+    unique = {(f.code, f.span, f.message): f for f in findings}  # an inlined helper reports once
+    findings = suppressions.apply(module, list(unique.values()), settings)
     return sorted(findings, key=Finding.sort_key), True
 
 

@@ -212,9 +212,15 @@ class FloorDiv:
 
 @dataclass(frozen=True)
 class Loop:
+    """A loop over tiles. ``full_tiles``: it stops before the partial tile (``cdiv(K, B) - 1``,
+    ``K // B``), so its accesses stay in bounds; ``trip`` is set when that stop is a floor
+    division that drops the tail (BC301). ``end_line`` is the last line of its body."""
+
     span: Span
     var: str | None
-    trip: FloorDiv | None = None  # the trip count floors a runtime extent by a tile
+    trip: FloorDiv | None = None
+    full_tiles: bool = False
+    end_line: int = 0
 
 
 @dataclass(frozen=True)

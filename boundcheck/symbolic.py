@@ -255,14 +255,26 @@ def dims_of(
 
 def _steps_by_tile(offset: Term, lane_term: Term) -> bool:
     """``pid * BLOCK`` is the tile offset of ``arange(0, BLOCK)``; ``row * stride`` is not: a
-    program or loop offset belongs to a lane dimension only when it moves by that tile."""
+    program or loop offset belongs to a lane dimension only when, past the lane's stride, it is
+    the tile times program / loop symbols (and constants) alone."""
     tiles = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
-    names = {render(f) for f in offset.factors}
+    stride = [render(f) for f in lane_term.factors if not lanes(f)]
+    rest = [f for f in offset.factors]
+    for name in stride:
+        hit = next((f for f in rest if render(f) == name), None)
+        if hit is None:
+            return False
+        rest.remove(hit)
     known = {t for t in tiles if not t.startswith("blockDim.")}
     if known:
-        return any(t in names or (t.isdigit() and abs(offset.coeff) % int(t) == 0) for t in known)
-    consts = [f for f in offset.factors if kinds(f) == {Kind.CONST}]
-    return bool(consts) or abs(offset.coeff) > 1
+        tile_factor = next((f for f in rest if render(f) in known), None)
+        if tile_factor is not None:
+            rest.remove(tile_factor)
+        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 for t in known):
+            return False
+    elif not (any(kinds(f) == {Kind.CONST} for f in rest) or abs(offset.coeff) > 1):
+        return False
+    return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} or kinds(f) <= {Kind.CONST} for f in rest)
 
 
 def _tile_of(lane_name: str) -> str | None:
@@ -321,6 +333,10 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
     lim_kinds = set().union(*(_term_kinds(t) for t in lim_var))
     local = not ({Kind.PROGRAM, Kind.LOOP} & (idx_kinds | lim_kinds))
     is_extent = bool(lim_kinds - {Kind.CONST}) or _mentions_const_extent(lim_var)
+    if op == "<" and len(variable(idx_terms)) == 1 and not constant(idx_terms) and not constant(lim_terms):
+        only = variable(idx_terms)[0]
+        if only.coeff == 1 and len(only.factors) == 1 and _tile_of(render(only.factors[0])) == terms_text(lim_var):
+            return []  # arange(0, C) < C holds for every lane: it bounds nothing
     out = []
     for lane_name, axis in sorted(l_lanes, key=str):
         out.append(Bound(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_parse import Source, binary_op, unary_op
+from boundcheck.frontends.cuda_parse import Source, binary_op, evaluate, unary_op
 from boundcheck.model import Span
 from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, Sym
 
@@ -184,7 +184,10 @@ class Converter:
         name = c.spelling
         if name == "__builtin_huge_valf" or name == "__builtin_inff":
             return Num(math.inf)
-        args = [self.expr(a, scope) for a in c.get_arguments()]
+        arg_cursors = list(c.get_arguments())
+        if not arg_cursors:  # constructors and dependent calls: read what they contain
+            self.visit_children(c, scope)
+        args = [self.expr(a, scope) for a in arg_cursors]
         helper = self.helpers.get(name)
         if helper is not None and self._depth < 4:
             ret = returned_expr(helper)
@@ -274,8 +277,8 @@ def returned_expr(fn: ci.Cursor) -> ci.Cursor | None:
 
 def literal(c: ci.Cursor, src: Source) -> float | int | None:
     tok = src.token_at(c.extent.start.offset) if c.extent.start.file is not None else None
-    if tok is None:
-        return None
+    if tok is None or not tok.text[:1].isdigit() and tok.text[:1] != ".":
+        return evaluate(c)
     text = tok.text.lower().rstrip("ful")
     try:
         if c.kind == K.INTEGER_LITERAL:

@@ -390,6 +390,11 @@ class KernelBuilder:
         self.cur = st
         name = c.spelling
         args = list(c.get_arguments())
+        if name.startswith("operator") and name[8:] in _ASSIGN:  # struct copy: *(float4*)p = v
+            operands = args if len(args) == 2 else [k for k in children(c) if k.spelling != name]
+            if len(operands) == 2:
+                self.assign(c, operands[0], name[8:], operands[1], st)
+                return
         if name in _ATOMICS and args:
             first = len(self.recs)
             for a in args[1:]:

@@ -48,6 +48,33 @@ def _op_functions() -> tuple[object, object]:
     return binary, unary
 
 
+@lru_cache(maxsize=1)
+def _eval_functions() -> tuple[object, object, object, object, object]:
+    lib = ci.conf.lib
+    fns = (lib.clang_Cursor_Evaluate, lib.clang_EvalResult_getKind, lib.clang_EvalResult_getAsLongLong,
+           lib.clang_EvalResult_getAsDouble, lib.clang_EvalResult_dispose)
+    fns[0].argtypes, fns[0].restype = [ci.Cursor], ctypes.c_void_p
+    fns[1].argtypes, fns[1].restype = [ctypes.c_void_p], ctypes.c_int
+    fns[2].argtypes, fns[2].restype = [ctypes.c_void_p], ctypes.c_longlong
+    fns[3].argtypes, fns[3].restype = [ctypes.c_void_p], ctypes.c_double
+    fns[4].argtypes, fns[4].restype = [ctypes.c_void_p], None
+    return fns
+
+
+def evaluate(cursor: ci.Cursor) -> int | float | None:
+    """A constant expression's value (literals inside function-like macro arguments, whose
+    tokens libclang places at the macro name)."""
+    run, kind, as_int, as_float, dispose = _eval_functions()
+    result = run(cursor)
+    if not result:
+        return None
+    try:
+        k = kind(result)
+        return as_int(result) if k == 1 else as_float(result) if k == 2 else None
+    finally:
+        dispose(result)
+
+
 def binary_op(cursor: ci.Cursor) -> str:
     return _BINARY.get(_op_functions()[0](cursor), "?")
 

@@ -103,7 +103,8 @@ def parse_module(path: str, source: str) -> Module:
         defines = any(_is_jit(n, aliases) for n in ast.walk(stmt))
         if defines or names & jit_names:
             wanted.append(_statement_range(stmt))
-    context = ModuleContext(assumes=_assume_comments(lines))
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name not in jit_names}
+    context = ModuleContext(assumes=_assume_comments(lines), functions=functions)
     segments = []
     for start, end in wanted:
         try:
@@ -116,7 +117,10 @@ def parse_module(path: str, source: str) -> Module:
                 context.jit[fn.name.value] = (fn, seg)
     for seg in segments:
         module.launches.extend(analyse_host(seg, context))
+    helpers = _called_from_jit(context)
     for name, (fn, seg) in context.jit.items():
+        if name in helpers:
+            continue  # a jit helper is analysed inlined, with its caller's masks and offsets
         try:
             module.kernels.append(KernelAnalyser(context, fn, seg).run())
         except RecursionError:
@@ -133,6 +137,19 @@ def _functions(node: cst.CSTNode) -> list[cst.FunctionDef]:
 
     node.visit(_Collect())
     return out
+
+
+def _called_from_jit(context: ModuleContext) -> set[str]:
+    called: set[str] = set()
+
+    class _Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value in context.jit:
+                called.add(node.func.value)
+
+    for name, (fn, _seg) in context.jit.items():
+        fn.body.visit(_Calls())
+    return called
 
 
 def _cst_is_jit(fn: cst.FunctionDef, aliases: set[str]) -> bool:

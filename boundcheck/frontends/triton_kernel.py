@@ -53,6 +53,7 @@ class ModuleContext:
     """What the whole file tells a kernel: its jit helpers, contracts from host code and comments."""
 
     assumes: dict[int, str]
+    functions: dict[str, ast.FunctionDef] = field(default_factory=dict)  # plain module functions
     jit: dict[str, tuple[cst.FunctionDef, Segment]] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
     flag_facts: dict[str, dict[str, Divisibility]] = field(default_factory=dict)
@@ -82,6 +83,36 @@ def divisibility(node: cst.BaseExpression, render, origin: str) -> Divisibility 
             return Divisibility(render(left.left), render(left.right), origin)
         return None
     return Divisibility(render(left), render(right), origin)
+
+
+def _walk(node: cst.CSTNode, skip_negations: bool = False):  # type: ignore[no-untyped-def]
+    """Every node under ``node``; with ``skip_negations``, not those under ``not``/``~``."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if skip_negations and isinstance(n, cst.UnaryOperation) and isinstance(n.operator, (cst.Not, cst.BitInvert)):
+            continue
+        yield n
+        stack.extend(n.children)
+
+
+def ast_divisibilities(fn: ast.FunctionDef, mapping: dict[str, str]) -> list[Divisibility]:
+    """``a % b == 0`` tests in a plain Python function, named by the caller's arguments."""
+
+    def name(node: ast.expr) -> str:
+        if isinstance(node, ast.Name):
+            return mapping.get(node.id, node.id)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            return str(node.slice.value)
+        return ast.unparse(node)
+
+    out = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq) \
+                and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mod) \
+                and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value == 0:
+            out.append(Divisibility(name(node.left.left), name(node.left.right), "heuristics"))
+    return out
 
 
 def assume_fact(text: str) -> Divisibility | None:
@@ -172,8 +203,9 @@ class KernelAnalyser:
                 self.env[name] = Val(expr=sy.Sym(name, kind))
 
     def _heuristics(self) -> None:
-        """``@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})``."""
-        flags = dict(self.ctx.flag_facts.get(self.name, {}))
+        """``@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})``, also
+        through a module function the lambda calls (``lambda args: is_even(args["K"], …)``)."""
+        flags = {k: [v] for k, v in self.ctx.flag_facts.get(self.name, {}).items()}
         for dec in self.fn.decorators:
             d = dec.decorator
             if not (isinstance(d, cst.Call) and callee(d.func) == "heuristics" and d.args):
@@ -184,10 +216,20 @@ class KernelAnalyser:
             for el in table.elements:
                 if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString) \
                         and isinstance(el.value, cst.Lambda):
-                    fact = divisibility(el.value.body, _arg_name, "heuristics")
-                    if fact:
-                        flags[el.key.evaluated_value] = fact
+                    facts = self._flag_facts(el.value.body)
+                    if facts:
+                        flags[str(el.key.evaluated_value)] = facts
         self.flags = flags
+
+    def _flag_facts(self, body: cst.BaseExpression) -> list[Divisibility]:
+        facts = [f for node in _walk(body) if (f := divisibility(node, _arg_name, "heuristics"))
+                 and "%" not in f.extent]
+        if isinstance(body, cst.Call) and isinstance(body.func, cst.Name) and body.func.value in self.ctx.functions:
+            fn = self.ctx.functions[body.func.value]
+            params = [a.arg for a in fn.args.args]
+            mapping = {p: _arg_name(a.value) for p, a in zip(params, body.args) if a.keyword is None}
+            facts += ast_divisibilities(fn, mapping)
+        return facts
 
     def _assumes(self) -> None:
         first = self.seg.span(self.fn).line
@@ -264,23 +306,38 @@ class KernelAnalyser:
     def _if(self, stmt: cst.If) -> None:
         test = stmt.test
         negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-        flag = test.expression if negated else test
-        fact = self.flags.get(flag.value) if isinstance(flag, cst.Name) else None
         saved_facts, saved_guards = list(self.facts), list(self.tile_guards)
         cond = self.ev(test)
-        if fact and not negated:
-            self.facts.append(fact)
-        elif cond.conds and not negated:
-            self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
+        if not negated:
+            self.facts.extend(self._branch_facts(test))
+            if cond.conds:
+                self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
         self._block(stmt.body)
         self.facts, self.tile_guards = list(saved_facts), list(saved_guards)
-        if fact and negated:
-            self.facts.append(fact)
+        if negated:
+            self.facts.extend(self._branch_facts(test.expression))
         if isinstance(stmt.orelse, cst.Else):
             self._block(stmt.orelse.body)
         elif isinstance(stmt.orelse, cst.If):
             self._if(stmt.orelse)
         self.facts, self.tile_guards = saved_facts, saved_guards
+
+    def _branch_facts(self, test: cst.BaseExpression) -> list[Divisibility]:
+        """Facts a branch may rely on: heuristics flags it tests (``if EVEN_K:``) and equalities
+        (``d == BLOCK_K``); ``A & d == B`` is read as the author meant, ``A & (d == B)``."""
+        facts: list[Divisibility] = []
+        for node in _walk(test, skip_negations=True):
+            if isinstance(node, cst.Name) and node.value in self.flags:
+                facts.extend(self.flags[node.value])
+            elif isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+                    and isinstance(node.comparisons[0].operator, cst.Equal):
+                left = node.left
+                while isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.BitAnd):
+                    left = left.right
+                right = node.comparisons[0].comparator
+                if not (isinstance(right, cst.Integer) and right.value == "0"):
+                    facts.append(Divisibility(self.text(left), self.text(right), "branch condition"))
+        return facts
 
     def _for(self, stmt: cst.For) -> None:
         it = stmt.iter
@@ -297,7 +354,12 @@ class KernelAnalyser:
                 start_div = sy.floor_division(args[0].expr, header)
                 if start_div:
                     self.tail_handled.add((start_div.extent, start_div.tile))
-        loop = Loop(header, var, trip)
+        stop_expr = None
+        if isinstance(it, cst.Call) and callee(it.func) in _RANGES and it.args:
+            positional = [a.value for a in it.args if a.keyword is None]
+            stop_expr = self.ev(positional[0 if len(positional) == 1 else 1]).expr if positional else None
+        loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None,
+                    self.span(stmt).end_line)
         self.loops.append(loop)
         step = None
         if isinstance(it, cst.Call) and callee(it.func) in _RANGES:
@@ -323,7 +385,7 @@ class KernelAnalyser:
             bound = self.ev(test.comparisons[0].comparator)
             if bound.expr is not None:
                 trip = sy.floor_division(bound.expr, header)
-        loop = Loop(header, None, trip)
+        loop = Loop(header, None, trip, trip is not None, self.span(stmt).end_line)
         self.loops.append(loop)
         self._loop_body(stmt.body, stmt, None, loop)
 
@@ -795,6 +857,15 @@ def _arg_name(node: cst.BaseExpression) -> str:
     if isinstance(node, cst.Integer):
         return node.value
     return cst.Module([]).code_for_node(node)
+
+
+def _stops_before_tail(stop: sy.Expr | None) -> bool:
+    """``cdiv(K, B) - 1`` tiles, or ``cdiv(K, B) * B - B`` elements: every tile is full."""
+    if stop is None:
+        return False
+    terms = sy.expand(stop)
+    has_cdiv = any(isinstance(f, sy.Call) and f.fn == "cdiv" for t in terms for f in t.factors)
+    return has_cdiv and (sy.constant(terms) < 0 or any(t.coeff < 0 for t in sy.variable(terms)))
 
 
 def _has_lanes(c: Cond) -> bool:
