@@ -27,8 +27,9 @@ JUSTIFIED_NOTES = {
 
 def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """``boundcheck ARGS`` as a user runs it (this checkout's code)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-m", "boundcheck", *args], cwd=cwd, env=env,
+    path = [str(REPO), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    return subprocess.run([sys.executable, "-m", "boundcheck", *args], cwd=cwd, env=env, check=False,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -57,7 +58,7 @@ def validate(log: Path, tmp: Path) -> dict[str, list[str]]:
         [str(tool), "validate", str(log), "--output", str(out), "--log", "ForceOverwrite",
          "--rule-kind", "Sarif;Gh", "--level", "Error;Warning;Note",
          "--json-schema", str(tool.parent / "sarif-2.1.0.json")],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=300, check=False,
     )
     assert proc.returncode == 0 and out.is_file(), proc.stdout + proc.stderr
     verdict: dict[str, list[str]] = {"error": [], "warning": [], "note": []}
