@@ -149,6 +149,11 @@ class KernelBuilder:
                     scope = Scope(kinds=self.state.scope.kinds)
                     self.kernel.tail_handled.add((render(self.conv.expr(kids[0], scope)),
                                                   render(self.conv.expr(kids[1], scope))))
+            elif c.kind == K.CALL_EXPR and c.spelling == "__bc_assert":
+                args = list(c.get_arguments())
+                if args:
+                    self.kernel.contracts += divisibility(self.conv, args[0], Scope(kinds=self.state.scope.kinds),
+                                                          "device assert")
             elif c.kind == K.STATIC_ASSERT:
                 kids = children(c)
                 if kids:

@@ -1,0 +1,450 @@
+"""The CUDA frontend fills the boundary model, and the shared rules fire on it."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from boundcheck.engine import check_source
+from boundcheck.frontends.cuda import parse_module
+from boundcheck.model import AccessKind, Language, Padding, Reduction, Space, Tiling
+from boundcheck.settings import Settings
+
+
+def model(src: str, path: str = "k.cu", args: list[str] | None = None):
+    return parse_module(path, src, args or [])
+
+
+def findings(src: str, path: str = "k.cu") -> list[tuple[int, str]]:
+    found, _ = check_source(path, Language.CUDA, src, Settings())
+    return sorted((f.span.line, f.code) for f in found)
+
+
+def access(module, buffer: str, kind: AccessKind = AccessKind.READ, kernel: int = 0):
+    return next(a for a in module.kernels[kernel].accesses if a.buffer == buffer and a.kind is kind)
+
+
+MAP = """\
+#include <cuda_runtime.h>
+__global__ void scale(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[i] = 2.0f * x[i];
+    }
+}
+"""
+
+
+def test_guarded_map_model():
+    m = model(MAP)
+    assert not m.errors
+    (k,) = m.kernels
+    assert k.name == "scale"
+    read, write = access(m, "x"), access(m, "y", AccessKind.WRITE)
+    assert read.space is Space.GLOBAL and read.span.line == 5 and read.span.col == 22
+    (dim,) = write.dims
+    assert (dim.source, dim.tiling, dim.tile) == ("threadIdx.x", Tiling.PROGRAM, "blockDim.x")
+    (bound,) = write.guards
+    assert (bound.source, bound.op, bound.limit, bound.local) == ("threadIdx.x", "<", "n", False)
+    assert bound.span.line == 4 and bound.op_text == "<"
+    assert findings(MAP) == []
+
+
+def test_unguarded_and_off_by_one_and_thread_index_guard():
+    unguarded = MAP.replace("if (i < n) {", "{")
+    assert findings(unguarded) == [(5, "BC101"), (5, "BC102")]
+    assert findings(MAP.replace("i < n", "i <= n")) == [(4, "BC104")]
+    tid = MAP.replace("if (i < n)", "if (threadIdx.x < n)")
+    assert findings(tid) == [(4, "BC105")]
+
+
+def test_off_by_one_fix_points_at_the_operator():
+    found, _ = check_source("k.cu", Language.CUDA, MAP.replace("i < n", "i <= n"), Settings())
+    (f,) = found
+    (edit,) = f.fix.edits
+    assert edit.text == "<" and (edit.span.line, edit.span.col, edit.span.end_col) == (4, 10, 12)
+
+
+EXIT = """\
+__global__ void scale(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > n) return;
+    y[i] = x[i];
+}
+"""
+
+
+def test_early_exit_guards_the_rest_and_keeps_the_written_operator():
+    m = model(EXIT)
+    (bound,) = access(m, "y", AccessKind.WRITE).guards
+    assert (bound.op, bound.op_text, bound.admits_extent) == ("<=", ">", True)
+    assert m.kernels[0].exits[0].barriers_after == ()
+    assert findings(EXIT) == [(3, "BC104")]
+    assert findings(EXIT.replace("i > n", "i >= n")) == []
+
+
+GEMM = """\
+#define TILE 16
+__global__ void gemm(const float* A, const float* B, float* C, int M, int N, int K) {
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y;
+    int col = blockIdx.x * TILE + threadIdx.x;
+    float sum = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        As[threadIdx.y][threadIdx.x] = A[row * K + t * TILE + threadIdx.x];
+        Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) sum += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        __syncthreads();
+    }
+    if (row < M && col < N) C[row * N + col] = sum;
+}
+"""
+
+
+def test_gemm_dims_loops_and_shared_space():
+    m = model(GEMM)
+    k = m.kernels[0]
+    loop = k.loops[0]
+    assert loop.var == "t" and loop.span.line == 8 and loop.span.end_col == 38
+    assert loop.trip is not None and (loop.trip.extent, loop.trip.tile) == ("K", "TILE")
+    a = access(m, "A")
+    dims = {d.source: d for d in a.dims}
+    assert dims["threadIdx.y"].tiling is Tiling.PROGRAM and dims["threadIdx.y"].tile == "TILE"
+    assert dims["threadIdx.x"].tiling is Tiling.LOOP and dims["threadIdx.x"].loop == loop
+    assert access(m, "As", AccessKind.WRITE).space is Space.SHARED
+    assert len(access(m, "C", AccessKind.WRITE).guards) == 2
+    # the floor trip count is the finding; A's missing row guard is a partial guard
+    assert findings(GEMM) == [(8, "BC301"), (9, "BC101"), (10, "BC101")]
+
+
+def test_contracts_silence_the_floor_trip_count():
+    asserted = GEMM.replace("    float sum = 0.0f;", "    float sum = 0.0f;\n    // boundcheck: assume K % TILE == 0")
+    assert (9, "BC301") not in findings(asserted)
+    assert ("K", "TILE", "assume comment") in {(c.extent, c.tile, c.origin) for c in model(asserted).kernels[0].contracts}
+    static = GEMM + "static_assert(1024 % TILE == 0, \"\");\n"
+    assert ("1024", "TILE") in {(c.extent, c.tile) for c in model(static).kernels[0].contracts}
+    tail = GEMM.replace("    float sum = 0.0f;", "    float sum = 0.0f;\n    int rem = K % TILE;")
+    assert ("K", "TILE") in model(tail).kernels[0].tail_handled
+    assert (9, "BC301") not in findings(tail)
+
+
+TILED = """\
+#define TILE 16
+__global__ void gemm(const float* A, const float* B, float* C, int M, int N, int K) {
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty;
+    int col = blockIdx.x * TILE + tx;
+    float sum = 0.0f;
+    for (int t = 0; t < (K + TILE - 1) / TILE; ++t) {
+        if (row < M && t * TILE + tx < K)
+            As[ty][tx] = A[row * K + t * TILE + tx];
+        if (t * TILE + ty < K && col < N)
+            Bs[ty][tx] = B[(t * TILE + ty) * N + col];
+        else
+            Bs[ty][tx] = 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) sum += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    if (row < M && col < N) C[row * N + col] = sum;
+}
+"""
+
+
+def test_shared_tile_padding_and_uses():
+    m = model(TILED)
+    stale = access(m, "As", AccessKind.WRITE)
+    assert stale.padding == Padding(None, stale=True)
+    assert {u.reduction for u in stale.uses} == {Reduction.DOT}
+    zero = access(m, "Bs", AccessKind.WRITE)
+    assert zero.padding == Padding(0.0)
+    assert m.kernels[0].loops[0].trip is None
+    assert findings(TILED) == [(11, "BC201")]
+
+
+def test_prior_fill_is_padding():
+    filled = TILED.replace("        if (row < M && t * TILE + tx < K)\n",
+                           "        As[ty][tx] = 0.0f;\n        __syncthreads();\n"
+                           "        if (row < M && t * TILE + tx < K)\n")
+    assert findings(filled) == []
+
+
+REDUCE = """\
+#include <cfloat>
+__global__ void rowmax(const float* x, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = (i < n) ? x[i] : PAD;
+    for (int off = 16; off > 0; off >>= 1)
+        v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, off));
+    if (threadIdx.x % 32 == 0) atomicMax((int*)out, __float_as_int(v));
+}
+"""
+
+
+@pytest.mark.parametrize("pad, value, codes", [
+    ("0.0f", 0.0, [(4, "BC202")]),
+    ("-INFINITY", -math.inf, []),
+    ("-FLT_MAX", -math.inf, []),  # the finite identity of max kernels rely on: taken as -inf
+])
+def test_ternary_padding_into_a_max_shuffle(pad, value, codes):
+    src = "__device__ int __float_as_int(float);\n" + REDUCE.replace("PAD", pad)
+    m = model(src)
+    read = access(m, "x")
+    assert read.padding == Padding(value)
+    assert Reduction.MAX in {u.reduction for u in read.uses}
+    assert read.guards[0].limit == "n"
+    assert findings(src) == [(line + 1, code) for line, code in codes]
+
+
+def test_if_else_padding_and_sum():
+    src = """\
+__global__ void rowsum(const float* x, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v;
+    if (i < n) v = x[i];
+    else v = -INFINITY;
+    float s = 0.0f;
+    s += v;
+    atomicAdd(&out[blockIdx.x], s);
+}
+"""
+    m = model(src)
+    read = access(m, "x")
+    assert read.padding == Padding(-math.inf)
+    assert Reduction.SUM in {u.reduction for u in read.uses}
+    assert access(m, "out", AccessKind.ATOMIC).span.line == 8
+    assert findings(src) == [(4, "BC202")]
+
+
+def test_guard_helper_is_inlined():
+    src = """\
+__device__ bool in_bounds(int r, int c, int M, int N) { return r < M && c <= N; }
+__global__ void copy(const float* x, float* y, int M, int N) {
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (in_bounds(r, c, M, N)) y[r * N + c] = x[r * N + c];
+}
+"""
+    m = model(src)
+    guards = access(m, "y", AccessKind.WRITE).guards
+    assert {(b.source, b.op, b.limit) for b in guards} == {("threadIdx.y", "<", "M"), ("threadIdx.x", "<=", "N")}
+    assert findings(src) == [(1, "BC104")]
+
+
+def test_partial_guard_and_else_branch_negation():
+    src = """\
+__global__ void copy(const float* x, float* y, int M, int N) {
+    int r = blockIdx.y * blockDim.y + threadIdx.y;
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= M) {
+        return;
+    } else {
+        y[r * N + c] = x[r * N + c];
+    }
+}
+"""
+    assert findings(src) == [(7, "BC103"), (7, "BC103")]
+
+
+def test_grid_stride_loop_condition_guards_the_body():
+    src = """\
+__global__ void scale(const float* x, float* y, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        y[i] = x[i];
+}
+"""
+    m = model(src)
+    write = access(m, "y", AccessKind.WRITE)
+    assert write.guards and write.guards[0].limit == "n" and not write.guards[0].local
+    assert findings(src) == []
+
+
+VEC = """\
+__global__ void scale4(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (GUARD) {
+        float4 v = reinterpret_cast<const float4*>(x)[i];
+        reinterpret_cast<float4*>(y)[i] = v;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("guard, codes", [
+    ("4 * i < n", [(4, "BC106"), (5, "BC106")]),
+    ("4 * i + 3 < n", []),
+    ("i < n / 4", []),  # the limit is in vectors: the whole vector is in bounds
+    ("i < (n >> 2)", []),
+])
+def test_vector_width_index_and_guard_units(guard, codes):
+    src = VEC.replace("GUARD", guard)
+    m = model(src)
+    read = access(m, "x")
+    assert read.width == 4 and read.dims[0].source == "threadIdx.x"
+    assert findings(src) == codes
+
+
+def test_vector_through_address_of_element():
+    src = """\
+__global__ void scale4(const float* x, float* y, int n) {
+    int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) {
+        float4 v = *(const float4*)(&x[i]);
+        *reinterpret_cast<float4*>(&y[i]) = v;
+    }
+}
+"""
+    m = model(src)
+    assert access(m, "x").width == 4 and access(m, "y", AccessKind.WRITE).width == 4
+    assert findings(src) == [(4, "BC106"), (5, "BC106")]
+    assert findings(src.replace("if (i < n)", "assert(n % 4 == 0);\n    if (i < n)")) == []
+
+
+BARRIER = """\
+#define BLOCK 256
+__global__ void block_sum(const float* x, float* out, int n) {
+    __shared__ float buf[BLOCK];
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i >= n) return;
+    buf[threadIdx.x] = x[i];
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = buf[0];
+}
+"""
+
+
+def test_exit_before_barrier():
+    m = model(BARRIER)
+    (ex,) = m.kernels[0].exits
+    assert (ex.span.line, ex.statement, ex.guard) == (5, "return", "i >= n")
+    assert [b.line for b in ex.barriers_after] == [7]
+    assert findings(BARRIER) == [(5, "BC303")]
+
+
+def test_continue_before_barrier_in_a_loop():
+    src = """\
+__global__ void tiles(const float* x, float* out, int n) {
+    __shared__ float buf[256];
+    for (int base = 0; base < n; base += 256) {
+        int i = base + threadIdx.x;
+        if (i >= n) continue;
+        buf[threadIdx.x] = x[i];
+        __syncthreads();
+    }
+}
+"""
+    assert findings(src) == [(5, "BC303")]
+
+
+LAUNCH = """\
+#include <cassert>
+template <int B>
+__global__ void scale(const float* x, float* y, int n) {
+    int i = blockIdx.x * B + threadIdx.x;
+    y[i] = x[i];
+}
+void run(const float* x, float* y, int n) {
+    ASSERT
+    int blocks = n / 256;
+    dim3 grid(blocks);
+    scale<256><<<grid, 256>>>(x, y, n);
+}
+"""
+
+
+def test_launch_floor_grid_through_locals():
+    src = LAUNCH.replace("ASSERT", "")
+    m = model(src)
+    (launch,) = m.launches
+    assert launch.kernel == "scale" and launch.span.line == 11
+    (div,) = launch.grid
+    assert (div.extent, div.tile, div.span.line) == ("n", "256", 9)
+    assert findings(src) == [(5, "BC101"), (5, "BC102"), (9, "BC302")]
+
+
+def test_host_assert_is_a_launch_fact_and_a_kernel_contract():
+    src = LAUNCH.replace("ASSERT", "assert(n % 256 == 0 && n > 0);")
+    m = model(src)
+    assert [(f.extent, f.tile, f.origin) for f in m.launches[0].facts] == [("n", "256", "host assert")]
+    assert ("n", "B") in {(c.extent, c.tile) for c in m.kernels[0].contracts}
+    assert findings(src) == []
+
+
+def test_ceil_grid_and_dim3_2d():
+    src = """\
+__global__ void k(float* y, int m, int n) { }
+void run(float* y, int m, int n) {
+    dim3 grid((n + 15) / 16, m / 16);
+    k<<<grid, dim3(16, 16)>>>(y, m, n);
+}
+"""
+    (launch,) = model(src).launches
+    assert [(d.extent, d.tile, d.span.line) for d in launch.grid] == [("m", "16", 3)]
+
+
+def test_macros_keep_their_names_and_defines_pass_through():
+    src = """\
+__global__ void k(const float* x, float* y, int n) {
+#if WIDE
+    int i = blockIdx.x * TILE + threadIdx.x;
+    y[i] = x[i];
+#endif
+}
+"""
+    m = model(src, args=["-DWIDE=1", "-DTILE=128"])
+    write = access(m, "y", AccessKind.WRITE)
+    assert write.dims[0].tile == "TILE"
+    assert model(src).kernels[0].accesses == []
+
+
+def test_compile_commands_flags(tmp_path):
+    path = tmp_path / "sub" / "k.cu"
+    path.parent.mkdir()
+    src = "__global__ void k(float* y, int n) {\n#ifdef ON\n    y[blockIdx.x * blockDim.x + threadIdx.x] = 0;\n#endif\n}\n"
+    path.write_text(src)
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": "sub/k.cu", "arguments": ["nvcc", "-DON", "-O3", "-c", "sub/k.cu"]}]))
+    assert findings(src, str(path)) == [(3, "BC102")]
+
+
+def test_missing_includes_are_answered_and_kernels_still_modelled():
+    src = '#include "not/here.h"\n#include <nothing_like_this>\n' + MAP
+    m = model(src)
+    assert not m.errors and len(m.kernels) == 1
+
+
+def test_broken_kernel_is_bc001_and_other_kernels_are_modelled():
+    src = MAP + """\
+__global__ void broken(float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = undefined_thing(i);
+}
+"""
+    m = model(src)
+    assert [k.name for k in m.kernels] == ["scale", "broken"]
+    ((span, message),) = m.errors
+    assert span.line == 10 and "broken" in message and "undefined_thing" in message
+    assert (10, "BC001") in findings(src)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_never_raises_on_garbage(seed):
+    rng = random.Random(seed)
+    blob = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400))).decode("latin-1")
+    source = "__global__ " + blob
+    m = model(source)
+    assert m.language is Language.CUDA
+
+
+@pytest.mark.parametrize("cut", [10, 60, 120, 200, 300, 400, 520, 700])
+def test_never_raises_on_truncated_files(cut):
+    m = model(TILED[:cut])
+    assert isinstance(m.errors, list)
+    findings(TILED[:cut])
