@@ -40,6 +40,8 @@ def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> 
 def _functions(cursor: ci.Cursor, path: str) -> list[ci.Cursor]:
     out = []
     for c in cursor.get_children():
+        if c.kind not in _SCOPES and c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+            continue
         loc = c.location
         if loc.file is None or loc.file.name != path:
             continue
