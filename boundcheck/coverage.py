@@ -65,12 +65,12 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
 
 
 def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
-    """The partial tile is handled after the loop: a later access to the same buffer bounds the
-    same lane (the peeled-tail idiom), so the loop body handles full tiles only."""
+    """The partial tile is handled outside the loop: another access to the same buffer, before or
+    after it, bounds the same lane (a peeled, masked tail), so the loop holds full tiles only."""
     loop = dim.loop
     assert loop is not None
     return any(
-        other.buffer == access.buffer and other.span.line > loop.end_line
+        other.buffer == access.buffer and not (loop.span.line <= other.span.line <= loop.end_line)
         and any(b.source == dim.source and not b.wrap for b in other.guards)
         for other in kernel.accesses
     )

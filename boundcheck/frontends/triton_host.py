@@ -76,15 +76,21 @@ class _Host:
                 bound[pname] = sy.render(self.expr(arg.value))
                 if arg.keyword and pname not in params:
                     constexpr.add(pname)
-                flag = divisibility(arg.value, lambda n: sy.render(self.expr(n)), "launch argument")
+                value = arg.value
+                for _ in range(_MAX_DEPTH):
+                    if not (isinstance(value, cst.Name) and value.value in self.env):
+                        break
+                    value = self.env[value.value]
+                flag = divisibility(value, lambda n: sy.render(self.expr(n)), "launch argument")
                 if flag:
                     self.ctx.flag_facts.setdefault(name, {})[pname] = _to_kernel(flag, self, node.args, params)
         tiles = constexpr | {bound[p] for p in constexpr if p in bound}
         grid = self._grid(sub.slice[0].slice.value if isinstance(sub.slice[0].slice, cst.Index) else None)
         floors = []
         for element in grid:
-            div = sy.floor_division(self.expr(element), self.seg.span(element))
-            if div is not None and div.tile in tiles:
+            e = self.expr(element)
+            div = sy.floor_division(e, self.seg.span(element))
+            if div is not None and div.tile in tiles and _static_divisor(e, div.tile):
                 floors.append(div)
         self.launches.append(Launch(name, self.seg.span(node), tuple(floors), tuple(self.facts)))
         to_kernel = {host: p for p, host in bound.items()}
@@ -116,6 +122,26 @@ def _to_kernel(fact: Divisibility, host: _Host, args: list[cst.Arg], params: lis
     extent = to_kernel.get(fact.extent, fact.extent)
     tile = to_kernel.get(fact.tile, fact.tile)
     return Divisibility(extent, tile, "launch argument")
+
+
+def _static_divisor(e: sy.Expr, tile: str) -> bool:
+    """The divisor is a block size fixed in the source (a literal, a constant, ``meta["BLOCK"]``),
+    not a runtime shape: ``prod(shape) // shape[-1]`` is an exact division, not a grid of tiles."""
+    for node in _subexprs(e):
+        if isinstance(node, sy.Bin) and node.op in ("//", "/") and sy.render(node.right) == tile:
+            den = node.right
+            return sy.kinds(den) <= {sy.Kind.CONST} or (isinstance(den, sy.Sym) and den.name.isidentifier())
+    return False
+
+
+def _subexprs(e: sy.Expr):  # type: ignore[no-untyped-def]
+    yield e
+    if isinstance(e, sy.Bin):
+        yield from _subexprs(e.left)
+        yield from _subexprs(e.right)
+    elif isinstance(e, sy.Call):
+        for a in e.args:
+            yield from _subexprs(a)
 
 
 def _conjuncts(node: cst.BaseExpression) -> list[cst.BaseExpression]:
@@ -156,9 +182,15 @@ def analyse_host(seg: Segment, ctx: ModuleContext) -> list[Launch]:
                 launches.extend(self.stack.pop().launches)
 
         def visit_Assign(self, node: cst.Assign) -> None:
+            env = self.stack[-1].env
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
-                    self.stack[-1].env[t.target.value] = node.value
+                    env[t.target.value] = node.value
+                elif isinstance(t.target, cst.Tuple) and isinstance(node.value, cst.Tuple) \
+                        and len(t.target.elements) == len(node.value.elements):
+                    for name, value in zip(t.target.elements, node.value.elements):
+                        if isinstance(name.value, cst.Name):
+                            env[name.value.value] = value.value
 
         def visit_Assert(self, node: cst.Assert) -> None:
             self.stack[-1].fact(node.test)

@@ -214,11 +214,16 @@ class KernelAnalyser:
             if not isinstance(table, cst.Dict):
                 continue
             for el in table.elements:
-                if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString) \
-                        and isinstance(el.value, cst.Lambda):
+                if not (isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)):
+                    continue
+                if isinstance(el.value, cst.Lambda):
                     facts = self._flag_facts(el.value.body)
-                    if facts:
-                        flags[str(el.key.evaluated_value)] = facts
+                elif isinstance(el.value, cst.Name) and el.value.value in self.ctx.functions:
+                    facts = ast_divisibilities(self.ctx.functions[el.value.value], {})
+                else:
+                    continue
+                if facts:
+                    flags[str(el.key.evaluated_value)] = facts
         self.flags = flags
 
     def _flag_facts(self, body: cst.BaseExpression) -> list[Divisibility]:
@@ -308,6 +313,15 @@ class KernelAnalyser:
         negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
         saved_facts, saved_guards = list(self.facts), list(self.tile_guards)
         cond = self.ev(test)
+        if isinstance(cond.expr, sy.Sym) and cond.expr.name in ("True", "False"):
+            taken = (cond.expr.name == "True") != negated  # a constexpr flag bound by the caller
+            if taken:
+                self._block(stmt.body)
+            elif isinstance(stmt.orelse, cst.Else):
+                self._block(stmt.orelse.body)
+            elif isinstance(stmt.orelse, cst.If):
+                self._if(stmt.orelse)
+            return
         if not negated:
             self.facts.extend(self._branch_facts(test))
             if cond.conds:
@@ -336,7 +350,8 @@ class KernelAnalyser:
                     left = left.right
                 right = node.comparisons[0].comparator
                 if not (isinstance(right, cst.Integer) and right.value == "0"):
-                    facts.append(Divisibility(self.text(left), self.text(right), "branch condition"))
+                    a, b = self.text(left), self.text(right)
+                    facts += [Divisibility(a, b, "branch condition"), Divisibility(b, a, "branch condition")]
         return facts
 
     def _for(self, stmt: cst.For) -> None:
