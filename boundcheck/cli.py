@@ -10,7 +10,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -20,12 +19,12 @@ from boundcheck.settings import Settings
 class _DefaultToCheck(TyperGroup):
     """``boundcheck PATH`` means ``boundcheck check PATH`` (as ruff's ``check`` is implied)."""
 
-    def resolve_command(self, ctx: click.Context, args: list[str]):  # type: ignore[override]
+    def resolve_command(self, ctx, args: list[str]):  # type: ignore[no-untyped-def,override]
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
             args = ["check", *args]
         return super().resolve_command(ctx, args)
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx, args: list[str]) -> list[str]:  # type: ignore[no-untyped-def,override]
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
             args = ["check", *args]
         return super().parse_args(ctx, args)
@@ -146,16 +145,12 @@ def show_rule(code: Annotated[str, typer.Argument(help="A rule code such as BC10
 
 
 def main() -> None:
+    """Usage errors exit 2 (click's standalone mode); an internal error is exit 2 with one line,
+    never a silent 0 or 1."""
     try:
-        code = app(standalone_mode=False)
-        sys.exit(code if isinstance(code, int) else 0)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(2)
-    except click.exceptions.Abort:
-        sys.exit(2)
-    except Exception as exc:  # an internal error is exit 2, never a silent 0 or 1
+        app()
+    except SystemExit:
+        raise
+    except Exception as exc:
         typer.echo(f"boundcheck: internal error: {exc!r}", err=True)
         sys.exit(2)
