@@ -18,8 +18,8 @@ from bench.quality.mutant import Mutant, Mutations, splice
 ACCESS_READ = {"load"}
 ACCESS_WRITE = {"store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
                 "atomic_xor", "atomic_xchg", "atomic_cas"}
-MAX_CONSUMERS = {"max", "argmax", "maximum", "exp", "exp2", "softmax", "log_softmax", "logsumexp"}
-UNDEFINED_CONSUMERS = MAX_CONSUMERS | {"min", "argmin", "minimum"}
+MAX_CONSUMERS = {"max", "argmax", "softmax", "log_softmax", "logsumexp"}  # reductions, not elementwise
+UNDEFINED_CONSUMERS = MAX_CONSUMERS | {"min", "argmin"}
 SUM_CONSUMERS = {"sum", "dot", "cumsum", "dot_scaled"}
 RANGE_CALLS = {"range", "tl.range", "tl.static_range", "triton.language.range"}
 ATOMIC_ARG = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.Subscript, cst.Call)
@@ -218,27 +218,95 @@ class TritonMutator:
                 out.append(call)
         return out
 
-    def feeds(self, fn: Function, call: cst.Call, consumers: set[str], accumulate: bool = False) -> bool:
-        """Whether the value of ``call`` reaches a call named in ``consumers`` (or ``+=``)."""
-        cur = self.parent.get(call)
+    def feeds(self, fn: Function, call: cst.Call, consumers: set[str]) -> bool:
+        """Whether the padded lanes of ``call`` reach a reduction in ``consumers`` along an axis
+        the mask pads: padding only on rows that a dot or sum keeps apart changes nothing valid.
+        Values pass through assignments and ``+=``, not through ``tl.where`` (which re-pads)."""
+        padded = self.mask_axes(fn, call)
+        uses: list[tuple[cst.Call, int]] = []
+        child, cur = call, self.parent.get(call)
         while cur is not None and not isinstance(cur, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            if isinstance(cur, cst.Call) and dotted(cur.func).split(".")[-1] in consumers:
-                return True
-            if isinstance(cur, cst.Assign):
+            if isinstance(cur, cst.Call) and isinstance(child, cst.Arg) and child in cur.args:
+                uses.append((cur, cur.args.index(child)))
+            if isinstance(cur, (cst.Assign, cst.AugAssign)):
                 break
-            cur = self.parent.get(cur)
-        if not isinstance(cur, cst.Assign):
-            return False
-        tainted = {t.target.value for t in cur.targets if isinstance(t.target, cst.Name)}
-        for _ in range(2):  # twice, for values carried around a loop
-            for a in fn.assigns:
-                if names_in(a.value) & tainted:
-                    tainted |= {n for t in a.targets for n in names_in(t.target)}
-        for c in fn.calls:
-            if dotted(c.func).split(".")[-1] in consumers and any(names_in(a.value) & tainted for a in c.args):
+            child, cur = cur, self.parent.get(cur)
+        tainted = {n for t in cur.targets for n in names_in(t.target)} if isinstance(cur, cst.Assign) \
+            else names_in(cur.target) if isinstance(cur, cst.AugAssign) else set()
+        reshaped = False
+        # One pass in source order after the load: an assignment that re-pads or overwrites a
+        # name ends its taint; calls inside an assignment are seen before its target changes.
+        events: list[tuple[tuple[int, int], cst.CSTNode]] = [(self.end(a), a) for a in fn.assigns + fn.augassigns]
+        events += [(self.start(c), c) for c in fn.calls]
+        for at, node in sorted(events, key=lambda e: e[0]):
+            if cur is None or at <= self.end(cur):
+                continue
+            if isinstance(node, cst.Call):
+                for i, a in enumerate(node.args):
+                    if a.keyword is None and names_in(a.value) & tainted:
+                        uses.append((node, i))
+                continue
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            names = {n for t in targets for n in names_in(t)}
+            flows = names_in(node.value) & tainted and not any(
+                dotted(c.func).endswith("where") for c in self.calls_in(node.value))
+            if flows:
+                tainted |= names
+                reshaped |= any(w in code(node.value) for w in ("trans", "reshape", "permute", "None", ".T"))
+            elif isinstance(node, cst.Assign):
+                tainted -= names
+        for c, i in uses:
+            if dotted(c.func).split(".")[-1] not in consumers:
+                continue
+            reduced = self.reduced_axis(c, i)
+            if padded is None or reduced is None or reshaped or reduced in padded:
                 return True
-        return accumulate and any(
-            isinstance(a.operator, cst.AddAssign) and names_in(a.value) & tainted for a in fn.augassigns)
+        return False
+
+    @staticmethod
+    def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+        found: list[cst.Call] = []
+
+        class _V(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                found.append(n)
+
+        node.visit(_V())
+        return found
+
+    @staticmethod
+    def reduced_axis(c: cst.Call, i: int) -> int | None:
+        """The axis of operand ``i`` that ``c`` reduces (None: every axis, or not known)."""
+        name = dotted(c.func).split(".")[-1]
+        if name.startswith("dot"):
+            return 1 if i == 0 else 0
+        axis = kwarg(c, "axis")
+        value = axis.value if axis is not None else c.args[1].value if len(c.args) > 1 and c.args[1].keyword is None \
+            else None
+        return int(value.value) if isinstance(value, cst.Integer) else None
+
+    def mask_axes(self, fn: Function, call: cst.Call) -> set[int] | None:
+        """Axes along which the mask of ``call`` pads (None: not known, or a 1-D tile)."""
+        root = self.mask_root(fn, call)
+        if root is None:
+            return None
+        axes: set[int] = set()
+        for part in self.conjuncts(root[0]):
+            text = code(part)
+            for _ in range(3):
+                if isinstance(part, cst.Name):
+                    assign = self.resolve(fn, part.value, call)
+                    if assign is None:
+                        break
+                    part, text = assign.value, code(assign.value)
+            compact = text.replace(" ", "")
+            if "[:,None]" in compact:
+                axes.add(0)
+            if "[None,:]" in compact:
+                axes.add(1)
+            if "[:,None]" not in compact and "[None,:]" not in compact:
+                return None
+        return axes
 
     def accesses(self, fn: Function) -> Iterator[cst.Call]:
         for c in fn.calls:
@@ -417,7 +485,7 @@ class TritonMutator:
             if is_neg_inf(other.value) and self.feeds(fn, call, MAX_CONSUMERS):
                 self.emit("padding-neginf-to-zero", "BC202", other.value, "0.0",
                           "other=-inf became other=0.0 before a max/softmax", where)
-            elif is_zero(other.value) and self.feeds(fn, call, SUM_CONSUMERS, accumulate=True):
+            elif is_zero(other.value) and self.feeds(fn, call, SUM_CONSUMERS):
                 self.emit("padding-zero-to-neginf", "BC202", other.value, 'float("-inf")',
                           "other=0.0 became -inf before a sum/dot", where)
             if self.feeds(fn, call, UNDEFINED_CONSUMERS):

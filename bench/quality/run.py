@@ -33,8 +33,8 @@ from boundcheck.settings import Settings
 OUTCOMES = ("caught-intended", "caught-other", "missed")
 
 
-class FileTimeout(Exception):
-    pass
+class FileTimeout(BaseException):
+    """A BaseException so that the engine's guard against frontend errors cannot swallow it."""
 
 
 def _alarm(signum: int, frame: object) -> None:
@@ -200,10 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dirs", nargs="+")
     ap.add_argument("--out", default="bench/quality/out")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per file")
-    ap.add_argument("--jobs", type=int, default=0, help="processes (0: one per core, at most 8)")
+    ap.add_argument("--jobs", type=int, default=0, help="processes (0: one per core)")
     args = ap.parse_args(argv)
     files = [(str(p), lang.value, args.timeout) for p, lang in discover(args.dirs, [], True)]
-    jobs = args.jobs or min(multiprocessing.cpu_count(), 8)
+    jobs = args.jobs or multiprocessing.cpu_count()
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs, maxtasksperchild=20) as pool:
             records = list(pool.imap(process, files, chunksize=1))

@@ -159,6 +159,34 @@ def test_triton_cdiv_becomes_floor_in_the_trip_count_and_the_grid() -> None:
     assert all(m.rule == "BC302" and (42, 42) in m.targets for m in grid)
 
 
+def test_triton_padding_mutants_need_padding_that_reaches_a_reduction() -> None:
+    src = textwrap.dedent('''\
+        import triton.language as tl
+        from triton import jit
+
+
+        @jit
+        def k(x_ptr, q_ptr, k_ptr, o_ptr, N, M, mean, BLOCK: tl.constexpr, D: tl.constexpr):
+            cols = tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + cols, mask=cols < N, other=0.0)
+            x = tl.where(cols < N, x - mean, 0.0)
+            acc = tl.sum(x * x, axis=0)
+            rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            d = tl.arange(0, D)
+            q = tl.load(q_ptr + rows[:, None] * D + d[None, :], mask=rows[:, None] < M, other=0.0)
+            kt = tl.load(k_ptr + d[:, None] + cols[None, :] * D, mask=cols[None, :] < N, other=0.0)
+            s = tl.dot(q, kt)
+            v = tl.load(x_ptr + cols, mask=cols < N, other=0.0)
+            total = tl.zeros([BLOCK], dtype=tl.float32)
+            total += v
+            tl.store(o_ptr + rows[:, None] * BLOCK + cols[None, :], s + acc + tl.sum(total, axis=0))
+        ''')
+    muts = mutate_triton.mutate("r.py", src)
+    # x is re-padded by tl.where; q and kt are padded only on axes the dot keeps apart;
+    # v reaches the sum through `+=`.
+    assert [m.line for m in muts.mutants if m.operator == "padding-zero-to-neginf"] == [16]
+
+
 def test_triton_drop_boundary_check_of_block_pointer_load_and_store() -> None:
     rules = sorted(m.rule for m in T.mutants if m.operator == "drop-boundary-check")
     assert rules == ["BC101", "BC102"]
