@@ -148,6 +148,9 @@ class Converter:
             left, right = self.expr(kids[0], scope), self.expr(kids[1], scope)
             if op == "/" and not is_integer(c):
                 return Call("fdiv", (left, right))
+            split = _lane_split(op, left, right)
+            if split is not None:
+                return split
             if op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"):
                 return Bin(op, left, right)
             return Call(op, (left, right))
@@ -219,13 +222,30 @@ class Converter:
 
     # --- conditions --------------------------------------------------------------------------
     def atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Atom]:
-        """The comparisons that all hold when ``c`` is true (false if ``negated``)."""
+        """The comparisons that all hold when ``c`` is true (false if ``negated``); reading a
+        condition records no accesses (the walker visits it once, for that)."""
+        hooks = self.on_subscript, self.on_conditional
+        self.on_subscript = self.on_conditional = None
+        try:
+            return self._atoms(c, scope, negated)
+        finally:
+            self.on_subscript, self.on_conditional = hooks
+
+    def quiet_expr(self, c: ci.Cursor, scope: Scope) -> Expr:
+        hooks = self.on_subscript, self.on_conditional
+        self.on_subscript = self.on_conditional = None
+        try:
+            return self.expr(c, scope)
+        finally:
+            self.on_subscript, self.on_conditional = hooks
+
+    def _atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Atom]:
         c = strip(c)
         if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!":
             kids = children(c)
-            return self.atoms(kids[0], scope, not negated) if kids else []
+            return self._atoms(kids[0], scope, not negated) if kids else []
         if c.kind == K.DECL_REF_EXPR and c.spelling in scope.conds:
-            return self.atoms(scope.conds[c.spelling], scope, negated)
+            return self._atoms(scope.conds[c.spelling], scope, negated)
         if c.kind == K.CALL_EXPR and c.spelling in self.helpers and self._depth < 4:
             ret = returned_expr(self.helpers[c.spelling])
             if ret is None:
@@ -233,7 +253,7 @@ class Converter:
             args = [self.expr(a, scope) for a in c.get_arguments()]
             self._depth += 1
             try:
-                return self.atoms(ret, self.helper_scope(self.helpers[c.spelling], args, scope), negated)
+                return self._atoms(ret, self.helper_scope(self.helpers[c.spelling], args, scope), negated)
             finally:
                 self._depth -= 1
         if c.kind != K.BINARY_OPERATOR:
@@ -244,7 +264,7 @@ class Converter:
             return []
         if op in ("&&", "||"):
             if (op == "&&") != negated:
-                return self.atoms(kids[0], scope, negated) + self.atoms(kids[1], scope, negated)
+                return self._atoms(kids[0], scope, negated) + self._atoms(kids[1], scope, negated)
             return []  # a disjunction bounds nothing on its own
         if op not in ("<", "<=", ">", ">=", "==", "!="):
             return []
@@ -261,6 +281,24 @@ class Converter:
             if tok.text == op:
                 return tok
         return None
+
+
+def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:
+    """``threadIdx.x / 32`` is the warp index: the same for every lane of a warp, so a warp-per-row
+    kernel's row is a per-warp offset (PROGRAM), and ``threadIdx.x % 32`` its lane. Other splits
+    of a thread index (``tid / 16``, ``tid % 16``) are two distinct lane sources."""
+    if not (isinstance(left, Sym) and left.kind is Kind.LANE and "." in left.name and " " not in left.name):
+        return None
+    if not (isinstance(right, Num) or (isinstance(right, Sym) and right.kind is Kind.CONST)):
+        return None
+    r = right.value if isinstance(right, Num) else right.name
+    if op == ">>" and r == 5 or op == "/" and r in (32, "warpSize"):
+        return Sym(f"{left.name} / 32", Kind.PROGRAM)
+    if op == "&" and r == 31 or op == "%" and r in (32, "warpSize"):
+        return Sym(f"{left.name} % 32", Kind.LANE)
+    if op in ("/", "%"):
+        return Sym(f"{left.name} {op} {r}", Kind.LANE)
+    return None
 
 
 def returned_expr(fn: ci.Cursor) -> ci.Cursor | None:

@@ -147,8 +147,8 @@ class KernelBuilder:
                 kids = children(c)
                 if len(kids) == 2:
                     scope = Scope(kinds=self.state.scope.kinds)
-                    self.kernel.tail_handled.add((render(self.conv.expr(kids[0], scope)),
-                                                  render(self.conv.expr(kids[1], scope))))
+                    self.kernel.tail_handled.add((render(self.conv.quiet_expr(kids[0], scope)),
+                                                  render(self.conv.quiet_expr(kids[1], scope))))
             elif c.kind == K.CALL_EXPR and c.spelling == "__bc_assert":
                 args = list(c.get_arguments())
                 if args:
@@ -164,7 +164,7 @@ class KernelBuilder:
     def _access(self, rec: Rec) -> Access:
         span = rec.span
         parts = dims_of(rec.index, span, self.loops)
-        dims = tuple(_retile(p.dim, rec.index) for p in parts)
+        dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
         guards = [self._vector_bound(g, rec.width) for g in rec.guards]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         uses = []
@@ -460,6 +460,23 @@ class KernelBuilder:
                                  Kind.EXTENT in kinds(limit) or boundary))
         return tuple(out)
 
+    def visit_cond(self, c: ci.Cursor, scope: Scope) -> None:
+        """Record a condition's reads; the right side of ``a && b`` runs only where ``a`` holds
+        (and of ``a || b`` only where it fails), so its reads carry that guard."""
+        s = strip(c)
+        op = binary_op(s) if s.kind == K.BINARY_OPERATOR else ""
+        kids = children(s) if op in ("&&", "||") else []
+        if len(kids) != 2:
+            self.conv.expr(c, scope)
+            return
+        self.visit_cond(kids[0], scope)
+        saved = self._extra_guards
+        self._extra_guards = saved + self.guards_of(self.conv.atoms(kids[0], scope, negated=op == "||"))
+        try:
+            self.visit_cond(kids[1], scope)
+        finally:
+            self._extra_guards = saved
+
     def if_stmt(self, c: ci.Cursor, st: State) -> State:
         self.cur = st
         kids = [k for k in c.get_children() if k.kind != K.DECL_STMT]
@@ -467,7 +484,7 @@ class KernelBuilder:
             return st
         cond, then = kids[0], kids[1]
         other = kids[2] if len(kids) > 2 else None
-        self.conv.expr(cond, st.scope)
+        self.visit_cond(cond, st.scope)
         pos = self.guards_of(self.conv.atoms(cond, st.scope))
         neg = self.guards_of(self.conv.atoms(cond, st.scope, negated=True))
         exit_stmt = _exit_statement(then)
@@ -561,16 +578,23 @@ class KernelBuilder:
                     ik = children(s)
                     if len(ik) == 2 and strip(ik[0]).kind == K.DECL_REF_EXPR:
                         var, start = strip(ik[0]).spelling, self.conv.expr(ik[1], st.scope)
-        carried = _assigned_names(body) | (_assigned_names(inc) if inc is not None else set())
+        updates = [k for k in (body, inc) if k is not None]
+        carried = set().union(*(_assigned_names(k) for k in updates))
         for name in carried:
+            step = self._step(name, updates, st)
             if name in st.ptrs:
                 ref = st.ptrs[name]
-                st.ptrs[name] = replace(ref, offset=Bin("+", ref.offset, Sym(name, Kind.LOOP)))
+                st.ptrs[name] = replace(ref, offset=Bin("+", ref.offset, _times(Sym(name, Kind.LOOP), step)))
             elif name in st.scope.env and name != var and is_index(st.scope.env[name]):
                 old = st.scope.env[name]
-                st.scope.env[name] = Bin("+", old, Sym(name, Kind.LOOP)) if lanes(old) else Sym(name, Kind.LOOP)
+                st.scope.env[name] = Bin("+", old, _times(Sym(name, Kind.LOOP), step)) if lanes(old) \
+                    else Sym(name, Kind.LOOP)
         if var is not None and start is not None:
-            st.scope.env[var] = Bin("+", start, Sym(var, Kind.LOOP)) if lanes(start) else Sym(var, Kind.LOOP)
+            # a lane-started loop (grid / block stride) moves by its step: ``start + it * step``
+            step = self._step(var, updates, st)
+            it = _times(Sym(var, Kind.LOOP), step)
+            st.scope.env[var] = Bin("+", start, it) if lanes(start) else it if start == Num(0) \
+                else Sym(var, Kind.LOOP)
             st.scope.consts.pop(var, None)
         atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
         trip = None
@@ -578,12 +602,12 @@ class KernelBuilder:
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == Sym(var, Kind.LOOP) and a.op == "<":
                     trip = floor_division(a.right, header, ("/",))
-        loop = Loop(header, var, trip)
+        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=body.extent.end.line)
         self.kernel.loops.append(loop)
         if var is not None:
             self.loops[var] = loop
         if cond is not None:
-            self.conv.expr(cond, st.scope)
+            self.visit_cond(cond, st.scope)
         st.guards = st.guards + self.guards_of(atoms)
         self.cur = st
         saved = getattr(self, "region_end", {})
@@ -603,6 +627,31 @@ class KernelBuilder:
                 result.scope.env[name] = Sym(name, Kind.OTHER)
             result.scope.consts.pop(name, None)
         return result
+
+    def _step(self, name: str, cursors: list[ci.Cursor], st: State) -> Expr | None:
+        """What ``name`` is advanced by per iteration (``+= e``, ``= name + e``, ``++``)."""
+        for c in cursors:
+            for k in c.walk_preorder():
+                if k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "post++"):
+                    kids = children(k)
+                    if kids and strip(kids[0]).kind == K.DECL_REF_EXPR and strip(kids[0]).spelling == name:
+                        return Num(1)
+                if k.kind not in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+                    continue
+                kids = children(k)
+                op = binary_op(k)
+                if len(kids) != 2 or strip(kids[0]).kind != K.DECL_REF_EXPR or strip(kids[0]).spelling != name:
+                    continue
+                scope = Scope(dict(st.scope.env), st.scope.kinds)
+                scope.env.pop(name, None)
+                if op == "+=":
+                    return self.conv.quiet_expr(kids[1], scope)
+                rhs = strip(kids[1])
+                if op == "=" and rhs.kind == K.BINARY_OPERATOR and binary_op(rhs) == "+":
+                    parts = children(rhs)
+                    if len(parts) == 2 and strip(parts[0]).kind == K.DECL_REF_EXPR and strip(parts[0]).spelling == name:
+                        return self.conv.quiet_expr(parts[1], scope)
+        return None
 
     def _for_parts(self, c: ci.Cursor, kids: list[ci.Cursor]):
         body = kids[-1]
@@ -724,7 +773,7 @@ class KernelBuilder:
             self.conv.visit_children(c, scope)
             return
         cond, a, b = kids
-        self.conv.expr(cond, scope)
+        self.visit_cond(cond, scope)
         pos = self.guards_of(self.conv.atoms(cond, scope))
         neg = self.guards_of(self.conv.atoms(cond, scope, negated=True))
         saved = self._extra_guards, self._ternary_pad
@@ -753,6 +802,10 @@ class KernelBuilder:
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
+
+
+def _times(it: Expr, step: Expr | None) -> Expr:
+    return it if step is None or step == Num(1) else Bin("*", it, step)
 
 
 def _add(a: Expr, b: Expr, op: str) -> Expr:
@@ -784,9 +837,13 @@ def _divides_by(limit: Expr, w: int) -> bool:
     return False
 
 
-def _retile(dim: Dim, index: Expr) -> Dim:
+def _retile(dim: Dim, index: Expr, offset_syms: frozenset[str]) -> Dim:
     """Name the tile by the block / loop step that offsets the lane (``blockIdx.x * TILE``)."""
-    terms = variable(expand(index))
+    if " % " in dim.source:
+        dim = replace(dim, tile=dim.source.rsplit(" % ", 1)[1])
+    terms = [t for t in variable(expand(index))
+             if lanes(Call("", t.factors)) or {s.name for f in t.factors for s in syms(f)
+                                               if s.kind in (Kind.PROGRAM, Kind.LOOP)} <= offset_syms]
     lane_terms = [t for t in terms if any(s.name == dim.source and s.kind is Kind.LANE
                                           for f in t.factors for s in syms(f))]
     if len(lane_terms) != 1:

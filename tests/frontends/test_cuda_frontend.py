@@ -448,3 +448,37 @@ def test_never_raises_on_truncated_files(cut):
     m = model(TILED[:cut])
     assert isinstance(m.errors, list)
     findings(TILED[:cut])
+
+
+def test_short_circuit_guards_the_right_operand():
+    src = """\
+__global__ void k(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && x[i] > 0.0f) y[i] = 1.0f;
+    if (i >= n || x[i] < 0.0f) return;
+}
+"""
+    m = model(src)
+    reads = [a for a in m.kernels[0].accesses if a.buffer == "x"]
+    assert len(reads) == 2 and all(a.guards and a.guards[0].limit == "n" for a in reads)
+    assert findings(src) == []
+
+
+def test_warp_index_is_a_per_warp_offset_and_lane_is_the_tile():
+    src = """\
+__global__ void rowmax(const float* x, float* y, int M, int N) {
+    int row = blockIdx.x * 4 + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (row >= M) return;
+    float best = -INFINITY;
+    for (int base = 0; base < N; base += 32) best = fmaxf(best, x[row * N + base + lane]);
+    if (lane == 0) y[row] = best;
+}
+"""
+    m = model(src)
+    (dim,) = access(m, "x").dims
+    assert (dim.source, dim.tiling, dim.tile) == ("threadIdx.x % 32", Tiling.LOOP, "32")
+    assert access(m, "y", AccessKind.WRITE).dims == ()
+    assert findings(src) == [(6, "BC101")]
+    guarded = src.replace("x[row * N + base + lane]", "(base + lane < N ? x[row * N + base + lane] : -INFINITY)")
+    assert findings(guarded) == []
