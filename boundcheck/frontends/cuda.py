@@ -19,20 +19,22 @@ from boundcheck.frontends.cuda_parse import Parsed, parse
 from boundcheck.model import Divisibility, Kernel, Language, Module, Span
 
 K = ci.CursorKind
-_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+\S", re.M)
+_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+\S", re.MULTILINE)
 _SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+_FRONTEND_BUGS = (AttributeError, IndexError, KeyError, TypeError, ValueError, ArithmeticError, RecursionError,
+                  AssertionError, ci.LibclangError)
 
 
 def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> Module:
     module = Module(path, Language.CUDA, source)
     try:
         parsed = parse(path, source, [a for a in (cuda_args or []) if isinstance(a, str)])
-    except Exception as exc:  # libclang refused the file: nothing to model
+    except (ci.TranslationUnitLoadError, OSError, ValueError, UnicodeError) as exc:  # nothing to model
         module.errors.append((Span(1, 0, 1, 0), f"libclang could not parse the file ({exc})"))
         return module
     try:
         _build(module, parsed, cuda_args or [])
-    except (Exception, RecursionError) as exc:
+    except _FRONTEND_BUGS as exc:  # report, never raise: the other files' results still count
         module.errors.append((Span(1, 0, 1, 0), f"internal error in the CUDA frontend: {exc!r}"))
     return module
 

@@ -20,12 +20,51 @@ from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Atom, Converter, Scope, children, const_value, is_integer, params, strip
+from boundcheck.frontends.cuda_expr import (
+    Atom,
+    Converter,
+    Scope,
+    children,
+    const_value,
+    is_integer,
+    params,
+    strip,
+)
 from boundcheck.frontends.cuda_parse import Source, binary_op, unary_op
-from boundcheck.model import (UNKNOWN_PADDING, Access, AccessKind, Bound, Dim, Divisibility, Exit, Kernel,
-                              Language, Loop, Padding, Reduction, Space, Span, Use)
-from boundcheck.symbolic import (Bin, Call, Expr, Kind, Num, Sym, bounds_of, dims_of, expand, floor_division,
-                                 kinds, lanes, render, syms, variable)
+from boundcheck.model import (
+    UNKNOWN_PADDING,
+    Access,
+    AccessKind,
+    Bound,
+    Dim,
+    Divisibility,
+    Exit,
+    Kernel,
+    Language,
+    Loop,
+    Padding,
+    Reduction,
+    Space,
+    Span,
+    Use,
+)
+from boundcheck.symbolic import (
+    Bin,
+    Call,
+    Expr,
+    Kind,
+    Num,
+    Sym,
+    bounds_of,
+    dims_of,
+    expand,
+    floor_division,
+    kinds,
+    lanes,
+    render,
+    syms,
+    variable,
+)
 
 K = ci.CursorKind
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
@@ -88,10 +127,7 @@ class State:
 
 
 def _size(t: ci.Type) -> int:
-    try:
-        return max(t.get_size(), 0)
-    except Exception:
-        return 0
+    return max(t.get_size(), 0)  # libclang answers errors (incomplete, dependent) with negatives
 
 
 class KernelBuilder:
@@ -797,7 +833,7 @@ class KernelBuilder:
                 Padding(fill) if fill is not None else UNKNOWN_PADDING)
         if kind is AccessKind.READ and self._ternary_pad is not None:
             pad = self._ternary_pad
-        self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, index, ref.width if ref.width > 1 else 1,
+        self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, index, max(1, ref.width),
                              guards, self.src.text_of(c), pad))
 
     _extra_guards: tuple[Guard, ...] = ()
@@ -887,10 +923,7 @@ def _assigned_names(c: ci.Cursor) -> set[str]:
     out = set()
     for k in c.walk_preorder():
         target = None
-        if k.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(k) in _ASSIGN:
-            kids = children(k)
-            target = strip(kids[0]) if kids else None
-        elif k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "--", "post++", "post--"):
+        if k.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(k) in _ASSIGN or k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "--", "post++", "post--"):
             kids = children(k)
             target = strip(kids[0]) if kids else None
         if target is not None and target.kind == K.DECL_REF_EXPR:

@@ -24,7 +24,7 @@ BASE_ARGS = [
     "--cuda-path=/nonexistent", "-nostdinc", "-w", "-ferror-limit=0", "-include", STUB_NAME,
 ]
 MAX_REPARSES = 6
-_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 
 _BINARY = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12: ">", 13: "<=",
@@ -100,15 +100,11 @@ class Source:
         self.data = text.encode("utf-8", errors="replace")
         self.line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
         self.tokens: list[Token] = []
-        try:
-            extent = tu.get_extent(path, (0, len(self.data)))
-            for t in tu.get_tokens(extent=extent):
-                loc = t.location
-                start = loc.offset
-                self.tokens.append(Token(start, start + len(t.spelling.encode()), t.spelling, loc.line,
-                                         loc.column))
-        except Exception:  # no tokens: spans and macro names fall back to the AST
-            self.tokens = []
+        extent = tu.get_extent(path, (0, len(self.data)))
+        for t in tu.get_tokens(extent=extent):
+            loc = t.location
+            start = loc.offset
+            self.tokens.append(Token(start, start + len(t.spelling.encode()), t.spelling, loc.line, loc.column))
         self.offsets = [t.offset for t in self.tokens]
 
     def col(self, line: int, byte_col: int) -> int:
