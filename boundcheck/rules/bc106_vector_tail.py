@@ -2,7 +2,7 @@ from collections.abc import Iterator
 
 from boundcheck.coverage import covers
 from boundcheck.findings import Finding
-from boundcheck.model import Kernel, Module
+from boundcheck.model import Kernel, Language, Module
 from boundcheck.registry import Rule
 
 
@@ -11,6 +11,7 @@ class VectorTail(Rule):
 
     code = "BC106"
     name = "vector-tail"
+    languages = frozenset({Language.CUDA})  # the Triton frontend models no vector widths
 
     def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
         facts = list(kernel.contracts)

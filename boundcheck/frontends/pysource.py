@@ -1,0 +1,56 @@
+"""Positions and text of stdlib ``ast`` nodes in code points, as the model and SARIF want them
+(``ast`` reports UTF-8 byte columns)."""
+
+from __future__ import annotations
+
+import ast
+
+from boundcheck.model import Span
+
+
+class Source:
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self._encoded: dict[int, bytes] = {}
+        self._text: dict[int, str] = {}
+
+    def _col(self, line: int, byte_col: int) -> int:
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return byte_col
+        raw = self._encoded.setdefault(line, text.encode("utf-8"))
+        return len(raw[:byte_col].decode("utf-8", errors="replace"))
+
+    def span(self, node: ast.AST) -> Span:
+        line, end_line = node.lineno, node.end_lineno or node.lineno  # type: ignore[attr-defined]
+        return Span(line, self._col(line, node.col_offset), end_line,  # type: ignore[attr-defined]
+                    self._col(end_line, node.end_col_offset or 0))  # type: ignore[attr-defined]
+
+    def text(self, node: ast.AST) -> str:
+        """The node's source, whitespace folded (``ast.unparse`` for nodes without positions)."""
+        key = id(node)
+        if key not in self._text:
+            if not hasattr(node, "lineno"):
+                self._text[key] = ast.unparse(node)
+            else:
+                s = self.span(node)
+                if s.line == s.end_line:
+                    raw = self.lines[s.line - 1][s.col:s.end_col]
+                else:
+                    parts = [self.lines[s.line - 1][s.col:], *self.lines[s.line:s.end_line - 1],
+                             self.lines[s.end_line - 1][:s.end_col]]
+                    raw = " ".join(parts)
+                self._text[key] = " ".join(raw.split())
+        return self._text[key]
+
+    def between(self, left: ast.AST, right: ast.AST, token: str) -> Span | None:
+        """Where ``token`` (an operator) stands between two nodes, on one line."""
+        a, b = self.span(left), self.span(right)
+        if a.end_line != b.line:
+            return None
+        segment = self.lines[a.end_line - 1][a.end_col:b.col]
+        at = segment.find(token)
+        if at < 0:
+            return None
+        col = a.end_col + at
+        return Span(a.end_line, col, a.end_line, col + len(token))
