@@ -227,17 +227,17 @@ class CudaMutator:
         kids = list(stmt.get_children()) if stmt.kind == K.COMPOUND_STMT else []
         return len(kids) == 1 and kids[0].kind in (K.RETURN_STMT, K.CONTINUE_STMT)
 
-    def conditions(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, bool]]:
-        """Guard conditions: if / ternary conditions, and for-loop conditions (with the exit flag)."""
+    def conditions(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, bool, ci.Cursor]]:
+        """Guard conditions with whether they exit and what they guard: if / ternary / for."""
         for _, cond, then, _ in self.ifs(kernel):
-            yield cond, self.is_exit(then)
+            yield cond, self.is_exit(then), then
         for c in kernel.body.walk_preorder():
             if c.kind == K.CONDITIONAL_OPERATOR and in_file(c, self.path):
-                yield next(c.get_children()), False
+                yield next(c.get_children()), False, c
             elif c.kind == K.FOR_STMT and in_file(c, self.path):
                 cond = self.for_condition(c)
                 if cond is not None:
-                    yield cond, False
+                    yield cond, False, c
 
     def for_condition(self, loop: ci.Cursor) -> ci.Cursor | None:
         a, b = self.for_header(loop)
@@ -263,14 +263,17 @@ class CudaMutator:
 
     def off_by_one(self, kernel: Kernel) -> None:
         flip = {("<", True): "<=", (">", False): ">=", (">=", True): ">", ("<=", False): "<"}
-        for cond, exit_ in self.conditions(kernel):
+        for cond, exit_, guarded in self.conditions(kernel):
             for cmp, op, left in self.comparisons(kernel, cond):
                 want = {"<", ">"} if not exit_ else {">=", "<="}
                 if op.text in want and (op.text, left) in flip:
                     new = flip[(op.text, left)]
-                    self.emit("off-by-one", "BC104", [(op.offset, op.end, new)],
+                    # `i + 3 <= n` over a 4-wide access lets its last lane reach n: a vector tail
+                    lane = any(t.text == "+" for t in self.toks(list(cmp.get_children())[0 if left else 1]))
+                    vector = lane and any(VECTOR.match(t.text) for t in self.toks(guarded))
+                    self.emit("off-by-one", "BC106" if vector else "BC104", [(op.offset, op.end, new)],
                               f"`{self.src.text_of(cmp)}` now admits the extent (`{op.text}` -> `{new}`)",
-                              [self.lines(cmp)])
+                              [self.lines(guarded) if vector else self.lines(cmp)])
                     break
 
     def thread_guard(self, kernel: Kernel) -> None:

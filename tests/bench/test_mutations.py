@@ -354,6 +354,11 @@ def test_cuda_vector_guard_widened_to_first_lane() -> None:
     assert (m.rule, changes(CUDA, m)[1], m.targets) == ("BC106", ["if (i < n) {"], ((44, 47),))
 
 
+def test_cuda_off_by_one_in_a_vector_guard_is_a_vector_tail() -> None:
+    m = only(C, "off-by-one", 44)
+    assert (m.rule, changes(CUDA, m)[1], m.targets) == ("BC106", ["if (i + 3 <= n) {"], ((44, 47),))
+
+
 def test_cuda_exit_before_barrier_both_forms() -> None:
     block = only(C, "exit-before-barrier", 54)
     assert changes(CUDA, block)[1] == ["if (!(i < n)) return;", "{"]
