@@ -86,7 +86,7 @@ def check(
     if fix or diff:
         from boundcheck import fixes
 
-        findings, text = fixes.run(findings, settings, write=fix)
+        findings, text = fixes.run(findings, settings, write=fix and not diff)
         if diff:
             typer.echo(text, nl=False)
             raise typer.Exit(1 if text else 0)

@@ -24,8 +24,23 @@ def bounded_sources(kernel: Kernel) -> set[str]:
     return {b.source for a in kernel.accesses for b in a.guards if b.source and not b.wrap}
 
 
-def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
-    return next((f for f in facts if dim.tile is not None and f.tile == dim.tile), None)
+def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
+                 extents: set[str] = frozenset()) -> Divisibility | None:  # type: ignore[assignment]
+    """A fact that makes the dimension's tiles full: its tile is the dimension's tile (or a
+    multiple of it, ``K % (BLOCK_K * SPLIT_K)``), or its extent is what the kernel bounds this
+    lane by elsewhere (a flag computed on the host with the host's name for the tile)."""
+    for f in facts:
+        factors = {p.strip(" ()") for p in f.tile.split("*")}
+        if dim.tile is not None and (f.tile == dim.tile or dim.tile in factors):
+            return f
+        if f.extent in extents:
+            return f
+    return None
+
+
+def extents_of(kernel: Kernel, source: str) -> set[str]:
+    """The limits the kernel compares a lane with, anywhere."""
+    return {b.limit for a in kernel.accesses for b in a.guards if b.source == source and not b.wrap}
 
 
 @dataclass(frozen=True)
@@ -44,7 +59,7 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     bounded = bounded_sources(kernel)
     needed = []
     for dim in access.dims:
-        if dim.source in access.checked_dims or contract_for(dim, facts):
+        if dim.source in access.checked_dims or contract_for(dim, facts, extents_of(kernel, dim.source)):
             continue
         if dim.tiling is Tiling.WHOLE and dim.source not in bounded:
             continue  # one tile spans the dimension and nothing says it can be partial

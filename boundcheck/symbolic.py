@@ -290,6 +290,8 @@ def _intrinsic(t: Term, lane_name: str, axis: int | None, span: Span) -> Bound |
     """A factor ``(…lane…) % M`` or ``min(…lane…, M - 1)`` keeps the index in bounds."""
     for f in t.factors:
         inner = f.expr if isinstance(f, Axis) else f
+        while isinstance(inner, Bin) and inner.op in ("//", ">>") and not lanes(inner.right):
+            inner = inner.left  # (i % M) // g stays below M // g: still in bounds
         if isinstance(inner, Bin) and inner.op == "%" and any(n == lane_name for n, _ in lanes(inner.left)):
             if not lanes(inner.right) and (kinds(inner.right) - {Kind.CONST} or isinstance(inner.right, Sym)):
                 return Bound(lane_name, render(inner.left), "<", render(inner.right), True, span,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
-from boundcheck.frontends.triton_kernel import ModuleContext, assume_fact, callee, divisibility
+from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, callee, divisibility, flag_of
 from boundcheck.model import Divisibility, Launch
 
 _MAX_DEPTH = 6
@@ -68,9 +68,7 @@ class _Host:
         params = [a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]]
         constexpr = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]
                      if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-        pairs = [(params[i] if i < len(params) else None, a) for i, a in enumerate(node.args)
-                 if not isinstance(a, ast.Starred)]
-        pairs += [(k.arg, k.value) for k in node.keywords if k.arg]
+        pairs = _bind_arguments(node, params)
         bound: dict[str, str] = {}
         for pname, value in pairs:
             if pname is None:
@@ -78,12 +76,16 @@ class _Host:
             bound[pname] = self.render(value)
             if pname not in params:
                 constexpr.add(pname)  # autotune / heuristics meta-parameters are compile-time
-        to_kernel = {host: p for p, host in bound.items()}
+        to_kernel: dict[str, list[str]] = {}
+        for p, host in bound.items():
+            to_kernel.setdefault(host, []).append(p)
+        names = {n: self.render(ast.Name(n)) for n in self.env}
         for pname, value in pairs:
-            flag = divisibility(self.resolve(value), self.render, "launch argument") if pname else None
+            flag = flag_of(self.resolve(value), names) if pname else None
             if flag and pname:
-                self.ctx.flag_facts.setdefault(name, {})[pname] = Divisibility(
-                    to_kernel.get(flag.extent, flag.extent), to_kernel.get(flag.tile, flag.tile), "launch argument")
+                facts = tuple(Divisibility(e, t, "launch argument") for f in flag.facts
+                              for e in to_kernel.get(f.extent, [f.extent]) for t in to_kernel.get(f.tile, [f.tile]))
+                self.ctx.flag_facts.setdefault(name, {})[pname] = Flag(facts, flag.when)
         tiles = constexpr | {bound[p] for p in constexpr if p in bound}
         floors = []
         for element in self._grid(sub.slice):
@@ -92,11 +94,11 @@ class _Host:
             if div is not None and div.tile in tiles and _static_divisor(e, div.tile):
                 floors.append(div)
         self.launches.append(Launch(name, self.ctx.src.span(node), tuple(floors), tuple(self.facts)))
-        for f in self.facts:
-            extent = to_kernel.get(f.extent, f.extent if f.extent in params else None)
-            tile = to_kernel.get(f.tile, f.tile if f.tile in params else None)
-            if extent and tile:
-                self.ctx.host_contracts.setdefault(name, []).append(Divisibility(extent, tile, "host assert"))
+        for f in self.facts:  # the tile must name a kernel parameter; the extent may stay a host shape
+            tiles_named = to_kernel.get(f.tile, [f.tile] if f.tile in params else [])
+            for tile in tiles_named:
+                for extent in to_kernel.get(f.extent, [f.extent]):
+                    self.ctx.host_contracts.setdefault(name, []).append(Divisibility(extent, tile, "host assert"))
 
     def _grid(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
         if depth > _MAX_DEPTH:
@@ -108,6 +110,24 @@ class _Host:
         if isinstance(node, (ast.Tuple, ast.List)):
             return list(node.elts)
         return [node]
+
+
+def _bind_arguments(node: ast.Call, params: list[str]) -> list[tuple[str | None, ast.expr]]:
+    """Pair launch arguments with kernel parameters. Positional arguments after a ``*args``
+    are paired from the end of the positional parameters (launches pass every argument)."""
+    positional = node.args
+    stars = [i for i, a in enumerate(positional) if isinstance(a, ast.Starred)]
+    keywords = {k.arg for k in node.keywords if k.arg}
+    open_params = [p for p in params if p not in keywords]
+    pairs: list[tuple[str | None, ast.expr]] = []
+    head = positional[: stars[0]] if stars else positional
+    pairs += [(open_params[i] if i < len(open_params) else None, a) for i, a in enumerate(head)]
+    if stars:
+        tail = positional[stars[-1] + 1:]
+        start = len(open_params) - len(tail)
+        pairs += [(open_params[start + i] if start + i >= len(head) else None, a) for i, a in enumerate(tail)]
+    pairs += [(k.arg, k.value) for k in node.keywords if k.arg]
+    return pairs
 
 
 def _static_divisor(e: sy.Expr, tile: str) -> bool:

@@ -44,7 +44,7 @@ class ModuleContext:
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)  # plain module functions
     jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
-    flag_facts: dict[str, dict[str, Divisibility]] = field(default_factory=dict)
+    flag_facts: dict[str, dict[str, Flag]] = field(default_factory=dict)
 
 
 def callee(func: ast.expr) -> str:
@@ -90,17 +90,38 @@ def arg_key(node: ast.expr) -> str:
     return ast.unparse(node)
 
 
-def ast_divisibilities(fn: ast.FunctionDef | ast.expr, mapping: dict[str, str]) -> list[Divisibility]:
+@dataclass(frozen=True)
+class Flag:
+    """A compile-time flag computed from divisibility: ``facts`` hold when the flag is ``when``
+    (``EVEN_K = K % B == 0`` holds when true; ``MASK_NEEDED = K % B != 0`` when false)."""
+
+    facts: tuple[Divisibility, ...]
+    when: bool
+
+
+def flag_of(node: ast.FunctionDef | ast.expr, mapping: dict[str, str]) -> Flag | None:
+    """The flag a function or expression computes: its ``== 0`` tests, else its ``!= 0`` ones."""
+    positive = ast_divisibilities(node, mapping)
+    if positive:
+        return Flag(tuple(positive), True)
+    negative = ast_divisibilities(node, mapping, ast.NotEq)
+    return Flag(tuple(negative), False) if negative else None
+
+
+def ast_divisibilities(fn: ast.FunctionDef | ast.expr, mapping: dict[str, str],
+                       op: type[ast.cmpop] = ast.Eq) -> list[Divisibility]:
     """``a % b == 0`` tests in a plain Python function or expression, named by the caller."""
 
     def name(node: ast.expr) -> str:
         if isinstance(node, ast.Name):
             return mapping.get(node.id, node.id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            return f"{name(node.left)} * {name(node.right)}"
         return arg_key(node)
 
     out = []
     for node in ast.walk(fn):
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq) \
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], op) \
                 and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mod) \
                 and _is_zero(node.comparators[0]):
             out.append(Divisibility(name(node.left.left), name(node.left.right), "heuristics"))
@@ -147,7 +168,7 @@ class KernelAnalyser:
         self.tail_handled: set[tuple[str, str]] = set()
         self.facts: list[Divisibility] = []  # true on the current path (EVEN_K branches)
         self.tile_guards: list[Cond] = []  # scalar `if` conditions on tile offsets
-        self.flags: dict[str, list[Divisibility]] = {}
+        self.flags: dict[str, Flag] = {}
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
 
@@ -198,7 +219,7 @@ class KernelAnalyser:
     def _heuristics(self) -> None:
         """``@triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})``, also
         through a module function the lambda calls (``lambda args: is_even(args["K"], …)``)."""
-        flags = {k: [v] for k, v in self.ctx.flag_facts.get(self.name, {}).items()}
+        flags = dict(self.ctx.flag_facts.get(self.name, {}))
         for dec in self.fn.decorator_list:
             if not (isinstance(dec, ast.Call) and callee(dec.func) == "heuristics"):
                 continue
@@ -208,23 +229,19 @@ class KernelAnalyser:
             for key, value in zip(table.keys, table.values):
                 if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
                     continue
+                flag = None
                 if isinstance(value, ast.Lambda):
-                    facts = self._flag_facts(value.body)
+                    flag = flag_of(value.body, {})
+                    body = value.body
+                    if flag is None and isinstance(body, ast.Call) and isinstance(body.func, ast.Name) \
+                            and body.func.id in self.ctx.functions:
+                        fn = self.ctx.functions[body.func.id]
+                        flag = flag_of(fn, {p.arg: arg_key(a) for p, a in zip(fn.args.args, body.args)})
                 elif isinstance(value, ast.Name) and value.id in self.ctx.functions:
-                    facts = ast_divisibilities(self.ctx.functions[value.id], {})
-                else:
-                    continue
-                if facts:
-                    flags[key.value] = facts
+                    flag = flag_of(self.ctx.functions[value.id], {})
+                if flag:
+                    flags[key.value] = flag
         self.flags = flags
-
-    def _flag_facts(self, body: ast.expr) -> list[Divisibility]:
-        facts = ast_divisibilities(body, {})
-        if isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id in self.ctx.functions:
-            fn = self.ctx.functions[body.func.id]
-            mapping = {p.arg: arg_key(a) for p, a in zip(fn.args.args, body.args)}
-            facts += ast_divisibilities(fn, mapping)
-        return facts
 
     def _assumes(self) -> None:
         start = min([self.fn.lineno, *(d.lineno for d in self.fn.decorator_list)]) - 3
@@ -290,41 +307,47 @@ class KernelAnalyser:
 
     def _if(self, stmt: ast.If) -> None:
         test = stmt.test
-        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
         saved_facts, saved_guards = list(self.facts), list(self.tile_guards)
         cond = self.ev(test)
         if isinstance(cond.expr, sy.Sym) and cond.expr.name in ("True", "False"):
-            taken = (cond.expr.name == "True") != negated  # a constexpr flag bound by the caller
-            self._block(stmt.body if taken else stmt.orelse)
+            self._block(stmt.body if cond.expr.name == "True" else stmt.orelse)  # a flag bound by the caller
             return
-        if not negated:
-            self.facts.extend(self._branch_facts(test))
-            if cond.conds:
-                self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
+        self.facts.extend(self._branch_facts(test, True))
+        if cond.conds:
+            self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
         self._block(stmt.body)
         self.facts, self.tile_guards = list(saved_facts), list(saved_guards)
-        if negated:
-            assert isinstance(test, ast.UnaryOp)
-            self.facts.extend(self._branch_facts(test.operand))
+        self.facts.extend(self._branch_facts(test, False))
         self._block(stmt.orelse)
         self.facts, self.tile_guards = saved_facts, saved_guards
 
-    def _branch_facts(self, test: ast.expr) -> list[Divisibility]:
-        """Facts a branch may rely on: heuristics flags it tests (``if EVEN_K:``) and equalities
-        (``d == BLOCK_K``); ``A & d == B`` is read as the author meant, ``A & (d == B)``."""
-        facts: list[Divisibility] = []
-        for node in _walk(test, skip_negations=True):
-            if isinstance(node, ast.Name) and node.id in self.flags:
-                facts.extend(self.flags[node.id])
-            elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
-                left = node.left
-                while isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitAnd):
-                    left = left.right
-                right = node.comparators[0]
-                if not _is_zero(right):
-                    a, b = self.text(left), self.text(right)
-                    facts += [Divisibility(a, b, "branch condition"), Divisibility(b, a, "branch condition")]
-        return facts
+    def _branch_facts(self, test: ast.expr, taken: bool) -> list[Divisibility]:
+        """Facts that hold where ``test`` is ``taken``: flags it tests (``if EVEN_K:``,
+        ``if MASK_NEEDED: … else: <unmasked>``) and, when true, its equalities (``d == BLOCK_K``);
+        ``A & d == B`` is read as the author meant, ``A & (d == B)``."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, (ast.Not, ast.Invert)):
+            return self._branch_facts(test.operand, not taken)
+        if isinstance(test, ast.Name):
+            flag = self.flags.get(test.id)
+            return list(flag.facts) if flag and flag.when == taken else []
+        parts: list[ast.expr] = []
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And if taken else ast.Or):
+            parts = list(test.values)
+        elif isinstance(test, ast.BinOp) and isinstance(test.op, ast.BitAnd if taken else ast.BitOr):
+            parts = [test.left, test.right]
+        if parts:
+            return [f for p in parts for f in self._branch_facts(p, taken)]
+        if taken and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+            left, right = test.left, test.comparators[0]
+            facts = []
+            while isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitAnd):
+                facts += self._branch_facts(left.left, True)
+                left = left.right
+            if not _is_zero(right):
+                a, b = self.text(left), self.text(right)
+                facts += [Divisibility(a, b, "branch condition"), Divisibility(b, a, "branch condition")]
+            return facts
+        return []
 
     def _header(self, stmt: ast.stmt, last: ast.AST) -> Span:
         start, end = self.span(stmt), self.span(last)
@@ -734,7 +757,7 @@ class KernelAnalyser:
             flows = (Flow(index, padding.value, padding.undefined),)
         self.accesses.append(_Pending(kind, _buffer(ptr.expr), span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at))
-        return Val(expr=sy.Sym(f"load@{span.line}:{span.col}", sy.Kind.OTHER), flows=flows)
+        return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
                       text: str) -> Val:
@@ -759,7 +782,7 @@ class KernelAnalyser:
                        for d in dims if d.source in checked)
         self.accesses.append(_Pending(kind, bp.base, span, tuple(dims), guards, padding, tuple(self.facts),
                                       False, checked, text, None))
-        return Val(expr=sy.Sym(f"load@{span.line}:{span.col}", sy.Kind.OTHER), flows=flows)
+        return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _bounds(self, c: Cond) -> list[Bound]:
         found = sy.bounds_of(c.left, c.op, c.right, c.span)
