@@ -43,6 +43,7 @@ class Kernel:
     local_index: set[str] = field(default_factory=set)
     params: set[str] = field(default_factory=set)
     extents: set[str] = field(default_factory=set)  # parameters and locals computed from them only
+    locals: set[str] = field(default_factory=set)
 
     @property
     def index(self) -> set[str]:
@@ -110,6 +111,7 @@ class CudaMutator:
         defs: list[tuple[str, list[Token]]] = []
         for d in body.walk_preorder():
             if d.kind == K.VAR_DECL:
+                k.locals.add(d.spelling)
                 tokens = self.toks(d)
                 names = [t.text for t in tokens]
                 if "__shared__" in names or "__shared__" in self._decl_prefix(d):
@@ -160,7 +162,9 @@ class CudaMutator:
             ids = ident_texts(tokens)
             if not ids & kernel.index:
                 continue
-            base = next((t.text for t in tokens if IDENT.match(t.text)), "")
+            base_end = list(c.get_children())[0].extent.end.offset
+            named = [t.text for t in tokens if t.offset < base_end and IDENT.match(t.text)]
+            base = next((n for n in named if n in kernel.pointers | kernel.shared), named[0] if named else "")
             nxt = self.tok_after(c.extent.end.offset)
             store = nxt is not None and nxt.text in ASSIGN
             start = c.extent.start.offset
@@ -208,9 +212,10 @@ class CudaMutator:
                        if t.text == binary_op(c)), None)
             if op is None:
                 continue
-            if left & kernel.index and right & kernel.extents and not right & kernel.index:
+            counters = kernel.locals - kernel.extents  # loop counters and the like: not an extent
+            if left & kernel.index and right & kernel.extents and not right & (kernel.index | counters):
                 yield c, op, True
-            elif right & kernel.index and left & kernel.extents and not left & kernel.index:
+            elif right & kernel.index and left & kernel.extents and not left & (kernel.index | counters):
                 yield c, op, False
 
     def ifs(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, ci.Cursor, ci.Cursor, ci.Cursor | None]]:
@@ -222,10 +227,16 @@ class CudaMutator:
 
     @staticmethod
     def is_exit(stmt: ci.Cursor) -> bool:
-        if stmt.kind in (K.RETURN_STMT, K.CONTINUE_STMT):
+        exits = (K.RETURN_STMT, K.CONTINUE_STMT, K.BREAK_STMT)
+        if stmt.kind in exits:
             return True
         kids = list(stmt.get_children()) if stmt.kind == K.COMPOUND_STMT else []
-        return len(kids) == 1 and kids[0].kind in (K.RETURN_STMT, K.CONTINUE_STMT)
+        return len(kids) == 1 and kids[0].kind in exits
+
+    def guards_global(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, guarded: ci.Cursor) -> bool:
+        """Whether the condition protects a global-memory access (after it, for an exit)."""
+        region, after = (None, cond.extent.end.offset) if exit_ else (guarded, None)
+        return any(base in kernel.pointers for _, base, _ in self.subscripts(kernel, region, after))
 
     def conditions(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, bool, ci.Cursor]]:
         """Guard conditions with whether they exit and what they guard: if / ternary / for."""
@@ -264,6 +275,8 @@ class CudaMutator:
     def off_by_one(self, kernel: Kernel) -> None:
         flip = {("<", True): "<=", (">", False): ">=", (">=", True): ">", ("<=", False): "<"}
         for cond, exit_, guarded in self.conditions(kernel):
+            if not self.guards_global(kernel, cond, exit_, guarded):
+                continue
             for cmp, op, left in self.comparisons(kernel, cond):
                 want = {"<", ">"} if not exit_ else {">=", "<="}
                 if op.text in want and (op.text, left) in flip:
@@ -277,12 +290,13 @@ class CudaMutator:
                     break
 
     def thread_guard(self, kernel: Kernel) -> None:
-        used = {n for _, base, _ in self.subscripts(kernel) for n in [base]} | kernel.pointers
-        for _, cond, _, _ in self.ifs(kernel):
+        for _, cond, then, _ in self.ifs(kernel):
+            if not self.guards_global(kernel, cond, self.is_exit(then), then):
+                continue
             for cmp, _, left in self.comparisons(kernel, cond):
                 side = list(cmp.get_children())[0 if left else 1]
                 tokens = self.toks(side)
-                if len(tokens) != 1 or tokens[0].text not in kernel.global_index or not used:
+                if len(tokens) != 1 or tokens[0].text not in kernel.global_index:
                     continue
                 tok = tokens[0]
                 comp = kernel.global_index[tok.text]
@@ -445,10 +459,13 @@ class CudaMutator:
             sites = self.ceil_sites(cond)
             for name in ident_texts(cond):
                 for d in kernel.body.walk_preorder():
-                    if d.kind == K.VAR_DECL and d.spelling == name and d.extent.start.offset < loop.extent.start.offset:
+                    if (d.kind == K.VAR_DECL and d.spelling == name and d.extent.start.offset < loop.extent.start.offset
+                            and "constexpr" not in {t.text for t in self.toks(d)}):
                         sites += [(s, e, t, self.lines(d)) for s, e, t in self.ceil_sites(self.toks(d))]
             for site in sites:
                 s, e, text = site[:3]
+                if not ident_texts(self.between(s, e)) & (kernel.params | kernel.locals):
+                    continue  # a compile-time trip count: flooring it is no tail bug
                 extra = [site[3]] if len(site) > 3 else []
                 self.emit("floor-trip", "BC301", [(s, e, text)],
                           f"`{self.slice(s, e)}` became `{text}` in a loop trip count", [header, *extra])
@@ -517,7 +534,7 @@ class CudaMutator:
         for stmt, cond, then, other in self.ifs(kernel):
             if other is not None or self.is_exit(then) or not any(True for _ in self.comparisons(kernel, cond)):
                 continue
-            if any(t.text in ("return", "__syncthreads") for t in self.toks(then)):
+            if any(t.text in ("return", "break", "continue", "goto", "__syncthreads") for t in self.toks(then)):
                 continue
             if not any(b.offset > stmt.extent.end.offset for b in barriers):
                 continue
