@@ -121,10 +121,14 @@ def ast_divisibilities(fn: ast.FunctionDef | ast.expr, mapping: dict[str, str],
 
     out = []
     for node in ast.walk(fn):
-        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], op) \
-                and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mod) \
-                and _is_zero(node.comparators[0]):
-            out.append(Divisibility(name(node.left.left), name(node.left.right), "heuristics"))
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], op)):
+            continue
+        left, right = node.left, node.comparators[0]
+        if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod) and _is_zero(right):
+            out.append(Divisibility(name(left.left), name(left.right), "heuristics"))
+        elif not isinstance(left, ast.Constant) and not isinstance(right, ast.Constant):
+            a, b = name(left), name(right)  # headdim == BLOCK_HEADDIM: one tile is the extent
+            out += [Divisibility(a, b, "heuristics"), Divisibility(b, a, "heuristics")]
     return out
 
 
