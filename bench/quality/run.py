@@ -6,7 +6,8 @@ For each Triton / CUDA file: boundcheck's findings on the unmodified file (the f
 candidates, to be classified by hand), then one mutant per seeded bug, each checked in-process
 and classified as caught by the intended rule near the changed statement, caught only by other
 findings, or missed. Writes ``results.json`` (every finding and every mutant's outcome) and
-``results.md`` (the per-rule table), and prints the table. Deterministic: files and mutants are
+``results.md`` (the per-rule table) and ``misses.md`` (every mutant its rule did not catch), and
+prints the table. Deterministic: files and mutants are
 processed in a fixed order, and results are gathered in that order.
 """
 
@@ -195,6 +196,22 @@ def markdown(summary: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def misses(records: list[dict]) -> str:
+    """Every mutant not caught by its intended rule, for the closing note's list of misses."""
+    out = ["| language | rule | operator | where | outcome | other findings | change |", "|---|---|---|---|---|---|---|"]
+    for r in records:
+        for m in r["mutants"]:
+            if m["outcome"] == "caught-intended":
+                continue
+            other = ", ".join(f"{f['code']}@{f['line']}" for f in m["new_findings"][:4]) or "-"
+            if m["intended_already_in_baseline"]:
+                other += " (intended code already reported here before the mutation)"
+            change = m["description"].replace("|", "\\|").replace("\n", " ")
+            out.append(f"| {m['language']} | {m['rule']} | {m['operator']} | {m['path']}:{m['line']} |"
+                       f" {m['outcome']} | {other} | {change} |")
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="+")
@@ -216,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                                                  indent=1) + "\n")
     table = markdown(summary)
     (out / "results.md").write_text(table)
+    (out / "misses.md").write_text(misses(records))
     sys.stdout.write(table)
     for r in records:
         if r["error"]:
