@@ -20,8 +20,9 @@ def covers(bound: Bound, dim: Dim) -> bool:
 
 
 def bounded_sources(kernel: Kernel) -> set[str]:
-    """Lane sources the kernel itself compares with an extent somewhere."""
-    return {b.source for a in kernel.accesses for b in a.guards if b.source and not b.wrap}
+    """Lane sources whose whole-dimension use the kernel compares with an extent somewhere."""
+    return {b.source for a in kernel.accesses for b in a.guards
+            if b.source and not b.wrap and not b.index_tiled}
 
 
 def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
@@ -92,7 +93,12 @@ def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
 
 
 def describe_dims(dims: tuple[Dim, ...] | list[Dim]) -> str:
-    return ", ".join(f"`{d.label}`" + (f" (tile {d.tile})" if d.tile else "") for d in dims)
+    def one(d: Dim) -> str:
+        notes = ([f"axis {d.axis}"] if d.axis is not None and len(dims) > 1 else []) + \
+            ([f"tile {d.tile}"] if d.tile else [])
+        return f"`{d.label}`" + (f" ({', '.join(notes)})" if notes else "")
+
+    return ", ".join(one(d) for d in dims)
 
 
 def smallest_break(dim: Dim) -> str:

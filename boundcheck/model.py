@@ -87,6 +87,7 @@ class Bound:
     axis: int | None = None
     op_span: Span | None = None  # the operator token as written, for the safe fix
     op_text: str = ""
+    index_tiled: bool = False  # the bounded index carries a program / loop tile offset
 
     @property
     def admits_extent(self) -> bool:

@@ -345,6 +345,7 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
             source=lane_name, index=render(left), op=op, limit=terms_text(lim_var),
             limit_is_extent=is_extent, span=span, limit_slack=_int(constant(lim_terms)),
             lane_offset=_int(constant(idx_terms)), local=local, axis=axis,
+            index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds),
         ))
     return out
 
