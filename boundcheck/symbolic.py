@@ -272,7 +272,10 @@ def _steps_by_tile(offset: Term, lane_term: Term) -> bool:
             rest.remove(tile_factor)
         elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 for t in known):
             return False
-    elif not (any(kinds(f) == {Kind.CONST} for f in rest) or abs(offset.coeff) > 1):
+        # past the tile only program / loop ids remain: `(b * H + h) * K * V` is the start of a
+        # [K, V] matrix (the other dimension's size is a factor), not a step of the V lane
+        return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} for f in rest)
+    if not (any(kinds(f) == {Kind.CONST} for f in rest) or abs(offset.coeff) > 1):
         return False
     return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} or kinds(f) <= {Kind.CONST} for f in rest)
 
