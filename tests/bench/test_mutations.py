@@ -187,6 +187,22 @@ def test_triton_padding_mutants_need_padding_that_reaches_a_reduction() -> None:
     assert [m.line for m in muts.mutants if m.operator == "padding-zero-to-neginf"] == [16]
 
 
+def test_triton_no_padding_mutant_without_a_reduction() -> None:
+    src = textwrap.dedent('''\
+        import triton.language as tl
+        from triton import jit
+
+
+        @jit
+        def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + offs, mask=offs < n, other=-float("inf"))
+            tl.store(y_ptr + offs, tl.exp(x), mask=offs < n)
+        ''')
+    ops = {m.operator for m in mutate_triton.mutate("e.py", src).mutants}
+    assert ops == {"drop-mask", "off-by-one"}
+
+
 def test_triton_drop_boundary_check_of_block_pointer_load_and_store() -> None:
     rules = sorted(m.rule for m in T.mutants if m.operator == "drop-boundary-check")
     assert rules == ["BC101", "BC102"]
