@@ -86,10 +86,16 @@ def _cuda_comments(source: str) -> list[tuple[int, int, str, bool]]:
     return found
 
 
+_ANY_MARK = re.compile(r"noqa|boundcheck|nolint", re.IGNORECASE)
+
+
 def comments(module: Module) -> list[Comment]:
+    source = module.source
+    if not _ANY_MARK.search(source):
+        return []  # the common case costs one scan, not a tokenize
     if module.language is Language.TRITON:
-        return _python(module.source)
-    return _cuda(module.source)
+        return _python(source)
+    return _cuda(source)
 
 
 def _python(source: str) -> list[Comment]:

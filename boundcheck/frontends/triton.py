@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 
 from boundcheck.frontends.pysource import Source
 from boundcheck.frontends.triton_host import analyse_host
@@ -41,6 +42,30 @@ def _jit_aliases(tree: ast.Module) -> set[str]:
     return aliases
 
 
+def _function_defs(body: list[ast.stmt]) -> Iterator[ast.FunctionDef]:
+    """Function definitions at any depth of statements (not inside expressions: cheap)."""
+    for stmt in body:
+        if isinstance(stmt, ast.FunctionDef):
+            yield stmt
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                yield from _function_defs(inner)
+        for handler in getattr(stmt, "handlers", []):
+            yield from _function_defs(handler.body)
+
+
+def _called_jit(jit: list[ast.FunctionDef], src: Source) -> set[str]:
+    """Jit functions another jit function calls by name (helpers), found in the source text."""
+    bodies = {f.name: "\n".join(src.lines[f.lineno - 1:f.end_lineno]) for f in jit}
+    called = set()
+    for name in bodies:
+        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
+        if any(other != name and pattern.search(text) for other, text in bodies.items()):
+            called.add(name)
+    return called
+
+
 def parse_module(path: str, source: str) -> Module:
     module = Module(path, Language.TRITON, source)
     try:
@@ -54,7 +79,7 @@ def parse_module(path: str, source: str) -> Module:
         module.errors.append((Span(1, 0, 1, 0), f"cannot parse: {type(exc).__name__}"))
         return module
     aliases = _jit_aliases(tree)
-    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    functions = list(_function_defs(tree.body))
     jit = [f for f in functions if _decorator_names(f) & aliases]
     if not jit:
         return module
@@ -72,8 +97,7 @@ def parse_module(path: str, source: str) -> Module:
         if id(fn) not in jit_ids:
             module.launches.extend(analyse_host(fn, context, jit_ids))
     module.launches.extend(analyse_host(tree, context, jit_ids))
-    helpers = {n.func.id for f in jit for n in ast.walk(f)
-               if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in jit_names}
+    helpers = _called_jit(jit, src)
     for fn in jit:
         if fn.name in helpers:
             continue  # a jit helper is analysed inlined, with its caller's masks and offsets
