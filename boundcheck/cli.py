@@ -144,6 +144,72 @@ def show_rule(code: Annotated[str, typer.Argument(help="A rule code such as BC10
     typer.echo(page.text)
 
 
+@app.command("report")
+def report(
+    target: Annotated[str, typer.Argument(help="FILE or FILE::KERNEL (a Triton .py or a CUDA .cu/.cuh file).")],
+    output_format: Annotated[str, typer.Option("--output-format", help="text or json.")] = "text",
+) -> None:
+    """Print the boundary report of each kernel in FILE (or only KERNEL).
+
+    Per tiled dimension: the extent, the tile, the tile count and the last partial tile, the
+    tensors read and written along it with how each access is protected (mask, guard, wrap,
+    boundary_check, contract, loop that stops before the tail, or UNPROTECTED), the padding of
+    masked reads and the reductions it feeds; then the tile loops, the launches, the contracts
+    the kernel relies on, and the shapes it does not support (one line per finding of the
+    default rules). Exit 0; 2 for an unknown kernel or a file that does not parse.
+
+    \b
+    JSON (--output-format json), schema "boundcheck-report/1":
+      {schema, file, language ("triton"|"cuda"), kernels: [kernel]}
+      kernel: name, line, dimensions: [dimension], shared: [access], loops: [loop],
+        launches: [launch], contracts: [contract], unsupported: [shape]
+      dimension: label, source, tiling ("program"|"loop"|"whole"),
+        loop_line (int|null), tile, extent (str|null),
+        extent_from ("guard"|"contract"|"loop header"|null), other_extents: [str],
+        tile_count (str|null), last_tile (str|null), last_tile_full (bool), accesses: [access]
+      access: buffer, kind ("read"|"write"|"atomic"), line, axis (int|null),
+        status ("protected"|"UNPROTECTED"|"unknown"), protection: [{kind, text, line}],
+        padding ({value (str|null), undefined, stale}|null), uses: [use]
+        protection kind: mask|guard|wrap|clamp|boundary_check|contract|full_tiles|
+          peeled_tail|single_tile|local_guard|opaque
+      use: reduction, identity, padding, via: [str], line, is_identity (bool|null)
+      loop: line, end_line, var, header, trip ("floor"|"ceil"|"stepped"|"full_tiles"|"other"),
+        floor_division (str|null)
+      launch: line, text, floor_grid: [{text, extent, tile, line, contract (contract|null)}]
+      contract: extent, tile, origin, text
+      shape: condition, code, name, line, message, suppressed_by (str|null)
+    """
+    from boundcheck import report as boundary_report
+    from boundcheck.discovery import language_of
+
+    if output_format not in ("text", "json"):
+        typer.echo(f"boundcheck: error: --output-format must be text or json, not {output_format}", err=True)
+        raise typer.Exit(2)
+    file, _, kernel = target.partition("::")
+    path = Path(file)
+    language = language_of(path)
+    if language is None or not path.is_file():
+        why = "no such file" if not path.is_file() else "not a Triton (.py) or CUDA (.cu/.cuh) file"
+        typer.echo(f"boundcheck: error: {file}: {why}", err=True)
+        raise typer.Exit(2)
+    source = path.read_text(encoding="utf-8", errors="replace")
+    module, findings = boundary_report.analyse(file, language, source, Settings())
+    if module.errors:
+        for span, reason in module.errors:
+            typer.echo(f"{file}:{span.line}:{span.col + 1}: BC001 could not be analysed: {reason}", err=True)
+        raise typer.Exit(2)
+    names = [k.name for k in module.kernels]
+    if kernel and kernel not in names:
+        typer.echo(f"boundcheck: error: no kernel `{kernel}` in {file}; its kernels: "
+                   f"{', '.join(names) or 'none'}", err=True)
+        raise typer.Exit(2)
+    reports = boundary_report.build(module, findings, kernel or None)
+    if output_format == "json":
+        typer.echo(boundary_report.to_json(file, language, reports))
+    else:
+        typer.echo(boundary_report.to_text(file, reports) or f"{file}: no kernels")
+
+
 def main() -> None:
     """Usage errors exit 2 (click's standalone mode); an internal error is exit 2 with one line,
     never a silent 0 or 1."""
