@@ -205,15 +205,48 @@ def _include_dirs(args: list[str]) -> list[str]:
     return [a[2:] for a in args if a.startswith("-I") and len(a) > 2]
 
 
-def _missing_includes(path: str, source: str, dirs: list[str]) -> set[str]:
-    """Includes that no -I directory (or, for quotes, the file's own) can answer."""
+def _missing_includes(path: str, source: str, dirs: list[str]) -> tuple[set[str], list[str]]:
+    """Includes that no -I directory (or, for quotes, the file's own) can answer, and the
+    project directories that answer the rest (see :func:`_project_dir`)."""
     here = os.path.dirname(os.path.abspath(path))
-    missing = set()
+    missing, found = set(), []
     for quote, name in _INCLUDE.findall(source):
         search = ([here] if quote == '"' else []) + dirs
-        if not any(os.path.isfile(os.path.join(d, name)) for d in search):
+        if any(os.path.isfile(os.path.join(d, name)) for d in search):
+            continue
+        d = _project_dir(here, name) if quote == '"' else None
+        if d is None:
             missing.add(name)
-    return missing
+        elif d not in found:
+            found.append(d)
+    return missing, found
+
+
+def _project_dir(here: str, name: str) -> str | None:
+    """Where a project's build would find a quoted include (its ``-I`` flags are unknown to us):
+    the nearest ancestor (up to three levels) that holds ``name`` itself or in exactly one of
+    its direct subdirectories."""
+    d = here
+    for _ in range(3):
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+        if os.path.isfile(os.path.join(d, name)):
+            return d
+        hits = [s for s in _subdirs(d) if os.path.isfile(os.path.join(s, name))]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            return None
+    return None
+
+
+def _subdirs(d: str) -> tuple[str, ...]:
+    try:
+        return tuple(e.path for e in os.scandir(d) if e.is_dir() and not e.name.startswith("."))
+    except OSError:
+        return ()
 
 
 @dataclass
@@ -228,8 +261,8 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
     """Parse with empty headers for every include that cannot be found (re-parsing as clang
     reports more of them, behind headers that were found)."""
     user = [a for a in [*_flags_from_compile_commands(path), *cuda_args] if isinstance(a, str)]
-    args = [*BASE_ARGS, *user, "-I" + MISSING_DIR]
-    missing = _missing_includes(path, text, _include_dirs(user))
+    missing, project = _missing_includes(path, text, _include_dirs(user))
+    args = [*BASE_ARGS, *user, *("-I" + d for d in project), "-I" + MISSING_DIR]
     tu = None
     for _ in range(MAX_REPARSES):
         unsaved = [(STUB_NAME, STUB_HEADER), (path, text)]

@@ -482,3 +482,55 @@ __global__ void rowmax(const float* x, float* y, int M, int N) {
     assert findings(src) == [(6, "BC101")]
     guarded = src.replace("x[row * N + base + lane]", "(base + lane < N ? x[row * N + base + lane] : -INFINITY)")
     assert findings(guarded) == []
+
+
+TOOLKIT_NAMES = """\
+#include <cooperative_groups.h>
+#include <cuda_fp16.h>
+#include <mma.h>
+namespace cg = cooperative_groups;
+using namespace nvcuda;
+__global__ void uses_toolkit(const half* x, half* y, float* out, unsigned int* counter, uint n) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    uint i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        half h = x[i];
+        h += __hmax(h, __float2half(0.0f));
+        half2 pair = __halves2half2(h, -h);
+        y[i] = __hadd(__low2half(pair), __int2half_rn(1));
+        float v = cg::reduce(warp, __half2float(h), cg::plus<float>{});
+        out[i] = v + sinf(M_PI) + __ldcs(out + i) + std::max(1.0f, 2.0f);
+        atomicExch(counter, 1);
+        atomicInc(counter, 3u);
+    }
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> frag;
+    wmma::fill_fragment(frag, 0.0f);
+    cudaTextureObject_t tex = 0;
+    clock_t start = clock();
+    printf("%d %f\\n", (int)start, tex2D<float>(tex, 0.5f, 0.5f));
+}
+"""
+
+
+def test_toolkit_types_and_intrinsics_parse_without_headers():
+    """Half/bf16 intrinsics, cooperative groups, wmma, atomics on mixed types, textures, std::,
+    `uint` and device printf are what real kernels use: none may cost a BC001."""
+    m = model(TOOLKIT_NAMES)
+    assert m.errors == []
+    assert findings(TOOLKIT_NAMES) == []
+
+
+def test_quoted_include_found_in_a_project_directory(tmp_path):
+    """A build's `-I` is unknown: a quoted include that is not next to the file is taken from the
+    nearest ancestor, or the one subdirectory of it, that holds it."""
+    (tmp_path / "common").mkdir()
+    (tmp_path / "common" / "defs.h").write_text("#define LANES 32\n")
+    (tmp_path / "ops" / "add").mkdir(parents=True)
+    src = '#include "defs.h"\n__global__ void k(float* x) { x[threadIdx.x % LANES] = 0.0f; }\n'
+    path = tmp_path / "ops" / "add" / "k.cu"
+    path.write_text(src)
+    assert model(src, str(path)).errors == []
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "defs.h").write_text("#define LANES 32\n")
+    assert model(src, str(path)).errors != []  # two candidates: ambiguous, not guessed
