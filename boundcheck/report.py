@@ -18,8 +18,20 @@ from boundcheck import suppressions
 from boundcheck.coverage import contract_for, coverage, covers, extents_of
 from boundcheck.findings import Finding
 from boundcheck.model import (
-    Access, Bound, Dim, Divisibility, Kernel, Language, Loop, Module, Padding, Space, Span,
-    Tiling, Use, format_value,
+    Access,
+    Bound,
+    Dim,
+    Divisibility,
+    Kernel,
+    Language,
+    Loop,
+    Module,
+    Padding,
+    Space,
+    Span,
+    Tiling,
+    Use,
+    format_value,
 )
 from boundcheck.settings import Settings
 
@@ -504,7 +516,7 @@ def _text_access(a: AccessReport, indent: str) -> list[str]:
     lines = [f"{indent}{a.kind:<6} {a.buffer} (line {a.line}): {status or how}"]
     if a.padding is not None:
         pad = "stale shared-memory contents" if a.padding["stale"] else \
-            f"undefined (zero on current backends)" if a.padding["undefined"] else str(a.padding["value"])
+            "undefined (zero on current backends)" if a.padding["undefined"] else str(a.padding["value"])
         feeds = ", ".join(
             f"{' then '.join([*u.via, u.reduction])} at line {u.line}"
             + ("" if u.is_identity or u.is_identity is None else f" [NOT the identity {u.identity}]")
