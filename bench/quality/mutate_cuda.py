@@ -586,6 +586,16 @@ class CudaMutator:
                     self.emit("padding-neginf-to-zero", "BC202",
                               [(branch.extent.start.offset, branch.extent.end.offset, "0.0f")],
                               "-INFINITY padding became 0.0f before a max", [self.lines(c)])
+        for stmt, cond, then, other in self.ifs(kernel):
+            if other is None or not any(True for _ in self.comparisons(kernel, cond)):
+                continue
+            body = list(other.get_children()) if other.kind == K.COMPOUND_STMT else [other]
+            if len(body) != 1 or body[0].kind != K.BINARY_OPERATOR or binary_op(body[0]) != "=":
+                continue
+            rhs = list(body[0].get_children())[1]
+            if [t.text for t in self.toks(rhs) if t.text not in ("(", ")")] in NEG_INF:
+                self.emit("padding-neginf-to-zero", "BC202", [(rhs.extent.start.offset, rhs.extent.end.offset, "0.0f")],
+                          "-INFINITY padding in the else branch became 0.0f before a max", [self.lines(then)])
 
     def run(self) -> Mutations:
         for k in self.kernels:

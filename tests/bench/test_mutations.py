@@ -388,6 +388,20 @@ def test_cuda_neg_inf_padding_becomes_zero_before_max() -> None:
     assert changes(CUDA, m)[1] == ["s[threadIdx.x] = i < n ? x[i] : 0.0f;"]
 
 
+def test_cuda_neg_inf_padding_in_an_else_branch() -> None:
+    src = textwrap.dedent('''\
+        __global__ void m(const float* x, float* out, int n) {
+            int i = blockIdx.x * blockDim.x + threadIdx.x;
+            float v;
+            if (i < n) v = x[i];
+            else v = -INFINITY;
+            out[blockIdx.x] = fmaxf(v, 0.0f);
+        }
+        ''')
+    m = only(mutate_cuda.mutate("/tmp/e.cu", src), "padding-neginf-to-zero", 5)
+    assert (m.rule, changes(src, m)[1], m.targets) == ("BC202", ["else v = 0.0f;"], ((4, 4),))
+
+
 def test_cuda_no_mutants_in_a_kernel_without_guards() -> None:
     src = "__global__ void k(float* y) { y[threadIdx.x] = 1.0f; }\n"
     muts = mutate_cuda.mutate("/tmp/n.cu", src)
