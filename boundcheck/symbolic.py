@@ -249,8 +249,30 @@ def dims_of(
             offset = frozenset(s.name for t in groups[i] for f in t.factors for s in syms(f)
                                if s.kind in (Kind.PROGRAM, Kind.LOOP))
             if key not in parts or parts[key].intrinsic is None:
-                parts[key] = DimPart(dim, _intrinsic(lt, lane_name, axis, span), offset)
+                intrinsic = _intrinsic(lt, lane_name, axis, span)
+                if intrinsic is None and dim.tiling is not Tiling.WHOLE:
+                    intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
+                parts[key] = DimPart(dim, intrinsic, offset)
     return list(parts.values())
+
+
+def _whole_tile_pitch(terms: list[Term], lane_term: Term, lane_name: str, axis: int | None,
+                      span: Span) -> Bound | None:
+    """Another lane dimension's stride is the tile times a further size (``o_t * (H * BV)`` next
+    to ``i_h * BV + arange(0, BV)``): a row holds a whole number of tiles, so no tile of this
+    dimension is partial. Rows of ``n`` elements would have pitch ``n``, not ``H * BV``."""
+    tile = _tile_of(lane_name)
+    if tile is None or tile.startswith("blockDim.") or not tile.isidentifier():
+        return None
+    stride = _stride_key(lane_term)
+    for t in terms:
+        if t is lane_term or not any(lanes(f) for f in t.factors):
+            continue  # the next dimension is itself indexed by lanes: its stride is the pitch
+        pitch = [render(f) for f in t.factors
+                 if not lanes(f) and not (kinds(f) & {Kind.PROGRAM, Kind.LOOP})]
+        if tile in pitch and stride <= set(pitch) and len(set(pitch) - stride - {tile}) >= 1:
+            return Bound(lane_name, lane_name, "<", " * ".join(sorted(pitch)), True, span, wrap=True, axis=axis)
+    return None
 
 
 def _steps_by_tile(offset: Term, lane_term: Term) -> bool:
