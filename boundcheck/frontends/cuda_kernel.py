@@ -176,6 +176,7 @@ class KernelBuilder:
         for offset, end, ex in self.exits:
             after = tuple(s for o, s in barriers if offset < o < end)
             self.kernel.exits.append(replace(ex, barriers_after=after))
+        self._element_loops()
         for rec in self.recs:
             self.kernel.accesses.append(self._access(rec))
         for c in body.walk_preorder():
@@ -197,11 +198,27 @@ class KernelBuilder:
                                                           "static_assert")
         self.kernel.contracts += assume_comments(self.src, self.fn)
 
+    def _element_loops(self) -> None:
+        """A floor-divided trip count skips a tail only in a loop over tiles, whose counter an
+        index scales by the tile (``t * TILE + tx``); ``for (i = 0; i < C / NH; i++) x[i]`` walks
+        the elements of a head, and C / NH is its size, not a count of tiles."""
+        for i, loop in enumerate(self.kernel.loops):
+            if loop.trip is None or loop.var is None:
+                continue
+            tile = {p.strip(" ()") for p in loop.trip.tile.split("*")} | {loop.trip.tile}
+            inside = [r for r in self.recs if loop.span.line <= r.span.line <= loop.end_line]
+            if any(_scales(r.index, loop.var, tile) for r in inside):
+                continue
+            plain = replace(loop, trip=None)
+            self.kernel.loops[i] = plain
+            if self.loops.get(loop.var) is loop:
+                self.loops[loop.var] = plain
+
     def _access(self, rec: Rec) -> Access:
         span = rec.span
         parts = dims_of(rec.index, span, self.loops)
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
-        guards = [self._vector_bound(g, rec.width) for g in rec.guards]
+        guards = [self._vector_bound(g, rec.width, rec.index) for g in rec.guards]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         uses = []
         if rec.padding is not None:
@@ -213,8 +230,13 @@ class KernelBuilder:
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
                       width=rec.width, text=rec.text)
 
-    def _vector_bound(self, g: Guard, width: int) -> Bound:
-        if width > 1 and _divides_by(g.atom.right if lanes(g.atom.left) else g.atom.left, width):
+    def _vector_bound(self, g: Guard, width: int, index: Expr) -> Bound:
+        """A vector's lanes run along its contiguous index: a limit in vector units, or a guard
+        on a row (an index the access scales by a runtime stride), holds for all of them."""
+        if width <= 1:
+            return g.bound
+        indexed, limit = (g.atom.left, g.atom.right) if lanes(g.atom.left) else (g.atom.right, g.atom.left)
+        if _divides_by(limit, width) or _strided_only(indexed, index):
             return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
         return g.bound
 
@@ -546,8 +568,9 @@ class KernelBuilder:
             else_st = self.stmt(other, else_st)
         self.cur = st
         else_log = self.logs.pop()
-        self._pad(then_log, else_log, st)
-        self._pad(else_log, then_log, st)
+        if any(g.boundary for g in pos + neg):  # a data test (`if (x[i] > m)`) pads nothing
+            self._pad(then_log, else_log, st)
+            self._pad(else_log, then_log, st)
         merged = st.copy()
         for log in (then_log, else_log):
             for name in log:
@@ -862,6 +885,46 @@ def _is_product(c: ci.Cursor) -> bool:
     c = strip(c)
     return c.kind == K.BINARY_OPERATOR and binary_op(c) == "*" or (
         c.kind == K.CALL_EXPR and c.spelling in ("__fmul_rn", "__hmul"))
+
+
+def _factor_names(t) -> list[str]:
+    return sorted(render(f) for f in t.factors)
+
+
+def _strided_only(bounded: Expr, index: Expr) -> bool:
+    """Every lane term of the bounded expression appears in the index only times a runtime
+    stride (``row * K``): the bound is on a row, not on the elements a vector spans."""
+    lane_terms = [t for t in variable(expand(bounded)) if lanes(Call("", t.factors))]
+    if not lane_terms:
+        return False
+    index_terms = variable(expand(index))
+    for lt in lane_terms:
+        want = _factor_names(lt)
+        hits = 0
+        for t in index_terms:
+            rest = list(t.factors)
+            for name in want:
+                f = next((f for f in rest if render(f) == name), None)
+                if f is None:
+                    break
+                rest.remove(f)
+            else:
+                if not any(kinds(f) & {Kind.EXTENT, Kind.OTHER} and not lanes(f) for f in rest):
+                    return False
+                hits += 1
+        if not hits:
+            return False
+    return True
+
+
+def _scales(index: Expr, var: str, tile: set[str]) -> bool:
+    """Some term of the index is the loop counter times the tile (or a factor of it)."""
+    for t in variable(expand(index)):
+        names = [render(f) for f in t.factors]
+        coeff = str(int(abs(t.coeff))) if float(t.coeff).is_integer() else ""
+        if var in names and ((set(names) - {var}) & tile or coeff in tile):
+            return True
+    return False
 
 
 def _divides_by(limit: Expr, w: int) -> bool:

@@ -534,3 +534,84 @@ def test_quoted_include_found_in_a_project_directory(tmp_path):
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "defs.h").write_text("#define LANES 32\n")
     assert model(src, str(path)).errors != []  # two candidates: ambiguous, not guessed
+
+
+DATA_TEST_MAX = """\
+__global__ void row_softmax_sum(const float* x, float* out, int rows, int T) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < rows) {
+        const float* r = x + row * T;
+        float m = -FLT_MAX;
+        for (int t = 0; t < T; t++) {
+            if (r[t] > m) {
+                m = r[t];
+            }
+        }
+        float s = 0.0f;
+        for (int t = 0; t < T; t++) {
+            s += expf(r[t] - m);
+        }
+        out[row] = s;
+    }
+}
+"""
+
+
+def test_a_data_test_is_not_a_boundary_guard_and_pads_nothing():
+    """`if (r[t] > m) m = r[t];` keeps the running max: the branch not taken is no padding."""
+    m = model(DATA_TEST_MAX)
+    assert all(a.padding is None for a in m.kernels[0].accesses if a.buffer == "x")
+    assert findings(DATA_TEST_MAX) == []
+
+
+ELEMENT_LOOP = """\
+__global__ void head_dot(const float* q, const float* k, float* out, int rows, int C, int NH) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx < rows) {
+        int hs = C / NH;
+        const float* qh = q + idx * C;
+        const float* kh = k + idx * C;
+        float acc = 0.0f;
+        for (int i = 0; i < hs; i++) {
+            acc += qh[i] * kh[i];
+        }
+        out[idx] = acc;
+    }
+}
+"""
+
+
+def test_floor_division_bounding_an_element_loop_is_no_trip_count():
+    """`i < C / NH` with `x[i]` walks a head's elements; only a loop whose counter an index
+    scales by the divisor (`t * TILE + tx`) counts tiles and can skip a tail."""
+    assert findings(ELEMENT_LOOP) == []
+    tiled = ELEMENT_LOOP.replace("qh[i] * kh[i]", "qh[i * NH + threadIdx.x % NH] * kh[i]")
+    assert (8, "BC301") in findings(tiled)
+
+
+ROW_GUARDED_VECTOR = """\
+__global__ void copy_rows(const float* a, float* b, int M, int K) {
+    int row = blockIdx.y * 16 + threadIdx.x / 4;
+    int col = blockIdx.x * 16 + (threadIdx.x % 4) * 4;
+    if (row < M) {
+        float4 v = reinterpret_cast<const float4*>(&a[row * K + col])[0];
+        reinterpret_cast<float4*>(&b[row * K + col])[0] = v;
+    }
+}
+"""
+
+
+def test_a_row_guard_is_no_vector_tail():
+    """The guard bounds the row (an index scaled by the runtime stride K); the four lanes of
+    the vector run along the row, so they are not what `row < M` checks (BC106 stays for a
+    guard on the contiguous index)."""
+    assert not [f for f in findings(ROW_GUARDED_VECTOR) if f[1] == "BC106"]
+    flat = """\
+__global__ void copy_flat(const float* a, float* b, int n) {
+    int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (i < n) {
+        reinterpret_cast<float4*>(&b[i])[0] = reinterpret_cast<const float4*>(&a[i])[0];
+    }
+}
+"""
+    assert findings(flat) == [(4, "BC106"), (4, "BC106")]
