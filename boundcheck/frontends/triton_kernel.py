@@ -175,6 +175,8 @@ class KernelAnalyser:
         self.flags: dict[str, Flag] = {}
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
+        # (compile-time test, outcome) -> name -> (its value in that branch, its value after the if)
+        self.scoped: dict[tuple[str, bool], dict[str, tuple[Val, Val]]] = {}
 
     # --- entry points -------------------------------------------------------------------------
 
@@ -319,11 +321,44 @@ class KernelAnalyser:
         self.facts.extend(self._branch_facts(test, True))
         if cond.conds:
             self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
-        self._block(stmt.body)
-        self.facts, self.tile_guards = list(saved_facts), list(saved_guards)
-        self.facts.extend(self._branch_facts(test, False))
-        self._block(stmt.orelse)
+        key = self.text(test) if self._compile_time(test) else None
+        before = dict(self.env)
+        assigned = []
+        for taken, body in ((True, stmt.body), (False, stmt.orelse)):
+            self.env = dict(before)  # each branch starts from the state before the if
+            if not taken:
+                self.facts, self.tile_guards = list(saved_facts), list(saved_guards)
+                self.facts.extend(self._branch_facts(test, False))
+            self._enter_branch(key, taken)
+            entry = dict(self.env)
+            self._block(body)
+            assigned.append({n: v for n, v in self.env.items() if v is not entry.get(n)})
+        in_body, in_else = assigned
+        self.env = {**before, **in_body, **in_else}  # later code sees the else value where both assign
+        if key is not None:
+            for taken, branch in ((True, in_body), (False, in_else)):
+                self.scoped[(key, taken)] = {n: (v, self.env[n]) for n, v in branch.items()}
         self.facts, self.tile_guards = saved_facts, saved_guards
+
+    def _compile_time(self, test: ast.expr) -> bool:
+        """The test reads compile-time values only (``BIAS_TYPE == "vector"``, ``IS_VARLEN``), so
+        it has the same outcome wherever the kernel tests it again."""
+        for node in ast.walk(test):
+            if isinstance(node, ast.Name):
+                expr = self.ev(node).expr
+                if not (isinstance(expr, sy.Sym) and expr.kind is sy.Kind.CONST):
+                    return False
+            elif not isinstance(node, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Constant,
+                                       ast.cmpop, ast.boolop, ast.unaryop, ast.operator, ast.expr_context)):
+                return False
+        return True
+
+    def _enter_branch(self, key: str | None, taken: bool) -> None:
+        """Under a compile-time test seen before, a name assigned under the same outcome and not
+        reassigned since holds that branch's value, not the other branch's."""
+        for name, (value, after) in self.scoped.get((key, taken), {}).items() if key is not None else ():
+            if self.env.get(name) is after:
+                self.env[name] = value
 
     def _branch_facts(self, test: ast.expr, taken: bool) -> list[Divisibility]:
         """Facts that hold where ``test`` is ``taken``: flags it tests (``if EVEN_K:``,

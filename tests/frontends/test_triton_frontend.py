@@ -62,3 +62,64 @@ def rows(x_ptr, y_ptr, M, GROUP_M: tl.constexpr, BLOCK_M: tl.constexpr):
 """
     line = line_of(src, "tl.store")
     assert findings(src) == [(line, "BC101"), (line, "BC102")]
+
+
+def test_the_else_branch_starts_from_the_state_before_the_if() -> None:
+    """``x_ptr = x_ptr + …`` in both branches offsets the pointer once: the else branch does not
+    see the half-width columns of the body."""
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy(x_ptr, y_ptr, n, n_cols, HALF: tl.constexpr, BLOCK: tl.constexpr, BLOCK_C: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    half = tl.arange(0, BLOCK_C // 2)
+    cols = tl.arange(0, BLOCK_C)
+    if HALF:
+        x_ptr = x_ptr + rows[:, None] * n_cols + half[None, :]
+        x = tl.load(x_ptr, mask=(rows[:, None] < n) & (half[None, :] < n_cols // 2), other=0.0)
+        tl.store(y_ptr + rows[:, None] * n_cols + half[None, :], x,
+                 mask=(rows[:, None] < n) & (half[None, :] < n_cols // 2))
+    else:
+        x_ptr = x_ptr + rows[:, None] * n_cols + cols[None, :]
+        x = tl.load(x_ptr, mask=(rows[:, None] < n) & (cols[None, :] < n_cols), other=0.0)
+        tl.store(y_ptr + rows[:, None] * n_cols + cols[None, :], x,
+                 mask=(rows[:, None] < n) & (cols[None, :] < n_cols))
+"""
+    assert findings(src) == []
+
+
+BIAS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_bias(b_ptr, y_ptr, M, N, BIAS_TYPE: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    if BIAS_TYPE == "vector":
+        b_ptrs = b_ptr + offs_n
+    elif BIAS_TYPE == "matrix":
+        b_ptrs = b_ptr + offs_m[:, None] * N + offs_n[None, :]
+    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    if BIAS_TYPE == "vector":
+        acc += tl.load(b_ptrs, mask=offs_n < N, other=0.0)[None, :]
+    elif BIAS_TYPE == "matrix":
+        acc += tl.load(b_ptrs, mask={matrix_mask}, other=0.0)
+    tl.store(y_ptr + offs_m[:, None] * N + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+"""
+
+
+def test_a_compile_time_test_seen_again_selects_the_value_set_under_it() -> None:
+    """Under ``BIAS_TYPE == "vector"`` the pointer is the vector one, whatever the matrix branch
+    assigned after it."""
+    assert findings(BIAS.format(matrix_mask="(offs_m[:, None] < M) & (offs_n[None, :] < N)")) == []
+
+
+def test_the_branch_it_selects_is_still_checked() -> None:
+    src = BIAS.format(matrix_mask="offs_n[None, :] < N")
+    assert findings(src) == [(line_of(src, "mask=offs_n[None, :] < N"), "BC103")]
