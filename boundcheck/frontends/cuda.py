@@ -77,13 +77,35 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             kernel = KernelBuilder(fn, src, macros, helpers, file_contracts).build()
             module.kernels.append(kernel)
             kernels[fn.spelling] = (fn, kernel)
+    by_kernel: dict[str, list[HostLaunch]] = {}
     for fn in fns:
         if not _is_kernel(fn):
             for hl in launches_in(fn, conv):
                 module.launches.append(hl.launch)
                 if hl.launch.kernel in kernels:
                     _host_contracts(hl, *kernels[hl.launch.kernel])
+                    by_kernel.setdefault(hl.launch.kernel, []).append(hl)
+    for name, hls in by_kernel.items():
+        _floor_grid_contracts(hls, kernels[name][1])
     _errors(module, parsed, kernels)
+
+
+def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
+    """A grid of ``n / T`` blocks never runs past n: where every launch in the file floors an
+    axis, the kernel's tiles along it are full, and the skipped tail is the launch's defect
+    (BC302, reported there once) rather than one finding per access."""
+    axes = set.intersection(*(set(hl.grid_axes) for hl in hls))
+    for hl in hls:
+        for axis, div in zip(hl.grid_axes, hl.launch.grid):
+            if axis not in axes:
+                continue
+            tiles = {div.tile}
+            if axis < len(hl.blocks) and hl.blocks[axis] == div.tile:
+                tiles.add("blockDim." + "xyz"[axis])
+            for tile in sorted(tiles):
+                d = Divisibility(div.extent, tile, "floor grid")
+                if d not in kernel.contracts:
+                    kernel.contracts.append(d)
 
 
 def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
@@ -93,6 +115,12 @@ def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
     rename = {h: p for h, p in zip(hl.kernel_args, names) if h}
     rename.update({v: t for v, t in zip(hl.template_args, tparams)})
     for fact in hl.launch.facts:
+        if any(g.extent == fact.extent and g.tile == fact.tile for g in hl.launch.grid):
+            # `assert(n % T == 0)` and a grid of n / T blocks: the blocks tile n exactly, so the
+            # kernel's T-tiles are full even where it is not passed n at all
+            d = Divisibility(fact.extent, fact.tile, "host assert")
+            if d not in kernel.contracts:
+                kernel.contracts.append(d)
         if fact.extent not in rename:
             continue
         extent = rename[fact.extent]

@@ -23,6 +23,8 @@ class HostLaunch:
     kernel_args: list[str | None]  # host names passed, by kernel parameter position
     template_args: list[str]  # literal template arguments, rendered
     block: str  # the block size's x expression, rendered
+    blocks: tuple[str, ...] = ()  # the block size per axis (x, y, z), rendered
+    grid_axes: tuple[int, ...] = ()  # the grid axis of each floored dimension in ``launch.grid``
 
 
 def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
@@ -51,14 +53,15 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
             if config is None:
                 continue
             cargs = [a for a in config.get_arguments() if a.extent.start.line > 0]
-            grid = [d for a in cargs[:1] for d in _grid_dims(a, conv, scope)]
+            floored = [(axis, d) for a in cargs[:1] for axis, d in _grid_dims(a, conv, scope)]
+            grid = [d for _, d in floored]
             block = [render(conv.expr(d, scope)) for a in cargs[1:2] for d in _dims(a)]
             call_args = kids[2:]
             names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
             targs = [render(conv.expr(k, scope)) for k in (kids[0].walk_preorder() if kids else [])
                      if k.kind == K.INTEGER_LITERAL]
             out.append(HostLaunch(Launch(c.spelling, conv.src.span(c), tuple(grid), tuple(facts)), names, targs,
-                                  block[0] if block else ""))
+                                  block[0] if block else "", tuple(block), tuple(a for a, _ in floored)))
     return out
 
 
@@ -79,12 +82,12 @@ def _dims(c: ci.Cursor) -> list[ci.Cursor]:
     return [c]
 
 
-def _grid_dims(c: ci.Cursor, conv: Converter, scope: Scope) -> list[FloorDiv]:
+def _grid_dims(c: ci.Cursor, conv: Converter, scope: Scope) -> list[tuple[int, FloorDiv]]:
     out = []
-    for d in _dims(c):
+    for axis, d in enumerate(_dims(c)):
         div = _floor(d, conv, scope)
         if div is not None:
-            out.append(div)
+            out.append((axis, div))
     return out
 
 

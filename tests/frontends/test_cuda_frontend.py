@@ -615,3 +615,26 @@ __global__ void copy_flat(const float* a, float* b, int n) {
 }
 """
     assert findings(flat) == [(4, "BC106"), (4, "BC106")]
+
+
+FLOOR_GRID_LAUNCH = """\
+#define TILE 256
+__global__ void negate(const float* x, float* y) {
+    int i = blockIdx.x * TILE + threadIdx.x;
+    y[i] = -x[i];
+}
+
+void run(const float* x, float* y, int n) {
+    negate<<<n / TILE, TILE>>>(x, y);
+}
+"""
+
+
+def test_a_floor_grid_is_reported_once_at_the_launch_not_per_access():
+    """`n / TILE` blocks never reach past n: the accesses stay in bounds and the skipped tail is
+    the launch's defect (BC302); a ceiling grid leaves the accesses unguarded (BC101/BC102)."""
+    assert findings(FLOOR_GRID_LAUNCH) == [(8, "BC302")]
+    ceil = FLOOR_GRID_LAUNCH.replace("n / TILE", "(n + TILE - 1) / TILE")
+    assert findings(ceil) == [(4, "BC101"), (4, "BC102")]
+    asserted = FLOOR_GRID_LAUNCH.replace("    negate<<<", "    assert(n % TILE == 0);\n    negate<<<")
+    assert findings(asserted) == []
