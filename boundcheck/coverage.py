@@ -31,6 +31,10 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
     multiple of it, ``K % (BLOCK_K * SPLIT_K)``), or its extent is what the kernel bounds this
     lane by elsewhere (a flag computed on the host with the host's name for the tile)."""
     for f in facts:
+        if f.pitch:
+            if f.tile == dim.tile and f.extent in dim.pitches:
+                return f
+            continue
         factors = {p.strip(" ()") for p in f.tile.split("*")}
         if dim.tile is not None and (f.tile == dim.tile or dim.tile in factors):
             return f

@@ -61,6 +61,7 @@ class Dim:
     tiling: Tiling
     axis: int | None = None
     loop: Loop | None = None
+    pitches: tuple[str, ...] = ()  # sizes the next-outer dimension steps by (``off_hb * seqlen_q_rounded``)
 
 
 @dataclass(frozen=True)
@@ -176,11 +177,16 @@ class Use:
 
 @dataclass(frozen=True)
 class Divisibility:
-    """A documented, asserted fact ``extent % tile == 0`` (or ``extent == tile``)."""
+    """A documented, asserted fact ``extent % tile == 0`` (or ``extent == tile``).
+
+    ``pitch``: the fact is about a padded size (``seqlen_q_rounded = ceil(seqlen_q / 128) * 128``),
+    so it makes full only the tiles of a dimension laid out with that size as its row pitch, not
+    every dimension that uses the tile."""
 
     extent: str
     tile: str
     origin: str  # "static_assert", "heuristics", "host assert", "assume comment", …
+    pitch: bool = False
 
 
 @dataclass(frozen=True)

@@ -243,7 +243,7 @@ def dims_of(
                          if s.kind is Kind.LOOP and s.name in loops), None)
             dim = Dim(
                 source=lane_name, label=label or lane_name, tile=_tile_of(lane_name),
-                tiling=_tiling(ks), axis=axis, loop=loop,
+                tiling=_tiling(ks), axis=axis, loop=loop, pitches=_pitches(terms, lt),
             )
             key = (lane_name, axis)
             offset = frozenset(s.name for t in groups[i] for f in t.factors for s in syms(f)
@@ -254,6 +254,22 @@ def dims_of(
                     intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
                 parts[key] = DimPart(dim, intrinsic, offset)
     return list(parts.values())
+
+
+def _pitches(terms: list[Term], lane_term: Term) -> tuple[str, ...]:
+    """Single sizes by which another term steps past this lane's stride: ``off_hb * seqlen_q_rounded``
+    next to ``offs_m`` makes ``seqlen_q_rounded`` the length of the rows ``offs_m`` runs along."""
+    stride = _stride_key(lane_term)
+    tile = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)}
+    out = []
+    for t in terms:
+        if t is lane_term or any(lanes(f) for f in t.factors) \
+                or not any(kinds(f) & {Kind.PROGRAM, Kind.LOOP} for f in t.factors):
+            continue
+        rest = {render(f) for f in t.factors if not (kinds(f) & {Kind.PROGRAM, Kind.LOOP})}
+        if stride <= rest and len(rest - stride) == 1 and not (rest - stride) & tile:
+            out.append(next(iter(rest - stride)))
+    return tuple(sorted(set(out)))
 
 
 def _whole_tile_pitch(terms: list[Term], lane_term: Term, lane_name: str, axis: int | None,

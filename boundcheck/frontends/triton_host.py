@@ -24,6 +24,26 @@ class _Host:
     env: dict[str, ast.expr] = field(default_factory=dict)
     facts: list[Divisibility] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
+    rounded: dict[str, ast.expr] = field(default_factory=dict)  # name -> the tile it was rounded up to
+
+    def rounding(self, name: str, value: ast.expr) -> None:
+        """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
+        self.rounded.pop(name, None)
+        if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult)):
+            return
+        for quotient, tile in ((value.left, value.right), (value.right, value.left)):
+            t = self.render(tile)
+            if isinstance(quotient, ast.Call) and callee(quotient.func) == "ceil" and len(quotient.args) == 1:
+                inner = quotient.args[0]
+                if isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div) and self.render(inner.right) == t:
+                    self.rounded[name] = tile
+            elif isinstance(quotient, ast.Call) and callee(quotient.func) == "cdiv" and len(quotient.args) == 2:
+                if self.render(quotient.args[1]) == t:
+                    self.rounded[name] = tile
+            elif isinstance(quotient, ast.BinOp) and isinstance(quotient.op, ast.FloorDiv) \
+                    and self.render(quotient.right) == t \
+                    and sy.floor_division(self.expr(quotient), self.ctx.src.span(quotient)) is None:
+                self.rounded[name] = tile  # a ceiling numerator, not a floor
 
     def expr(self, node: ast.expr, depth: int = 0) -> sy.Expr:
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
@@ -68,7 +88,9 @@ class _Host:
         params = [a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]]
         constexpr = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]
                      if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-        pairs = _bind_arguments(node, params)
+        configs = _config_values(fn)
+        implicit = _implicit_params(fn) | set(configs)
+        pairs = _bind_arguments(node, [p for p in params if p not in implicit])
         bound: dict[str, str] = {}
         for pname, value in pairs:
             if pname is None:
@@ -94,6 +116,11 @@ class _Host:
             if div is not None and div.tile in tiles and _static_divisor(e, div.tile):
                 floors.append(div)
         self.launches.append(Launch(name, self.ctx.src.span(node), tuple(floors), tuple(self.facts)))
+        for host_name, tile in self.rounded.items():  # a padded size passed as a kernel argument
+            for extent in to_kernel.get(self.render(ast.Name(host_name)), []):
+                for p in _dividing(self.render(tile), to_kernel, constexpr & set(params), bound, configs):
+                    self.ctx.host_contracts.setdefault(name, []).append(
+                        Divisibility(extent, p, "rounded allocation", pitch=True))
         for f in self.facts:  # the tile must name a kernel parameter; the extent may stay a host shape
             tiles_named = to_kernel.get(f.tile, [f.tile] if f.tile in params else [])
             for tile in tiles_named:
@@ -110,6 +137,59 @@ class _Host:
         if isinstance(node, (ast.Tuple, ast.List)):
             return list(node.elts)
         return [node]
+
+
+def _dividing(tile: str, to_kernel: dict[str, list[str]], constexpr: set[str], bound: dict[str, str],
+              configs: dict[str, set[int] | None]) -> set[str]:
+    """Kernel tiles that divide ``tile``: the parameter it is passed as, or constexpr parameters
+    whose every value (a literal at the launch, or each autotune config) divides it."""
+    out = set(to_kernel.get(tile, []))
+    if tile.isdigit() and int(tile) > 0:
+        for p in constexpr:
+            values = {int(bound[p])} if bound.get(p, "").isdigit() else configs.get(p) or set()
+            if values and all(v > 0 and int(tile) % v == 0 for v in values):
+                out.add(p)
+    return out
+
+
+def _implicit_params(fn: ast.FunctionDef) -> set[str]:
+    """Parameters ``@triton.heuristics`` sets: the caller never passes them."""
+    out: set[str] = set()
+    for dec in fn.decorator_list:
+        if isinstance(dec, ast.Call) and callee(dec.func) == "heuristics":
+            table = dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "values"), None)
+            if isinstance(table, ast.Dict):
+                out |= {k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    return out
+
+
+def _config_values(fn: ast.FunctionDef) -> dict[str, set[int] | None]:
+    """``@triton.autotune(configs=[triton.Config({"BLOCK_M": 128, …}), …])``: the parameters the
+    configs set, each with its values where every config gives it an integer literal (else None)."""
+    values: dict[str, set[int] | None] = {}
+    for dec in fn.decorator_list:
+        if not (isinstance(dec, ast.Call) and callee(dec.func) == "autotune"):
+            continue
+        configs = dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "configs"), None)
+        if not isinstance(configs, (ast.List, ast.Tuple)):
+            continue
+        tables = [c.args[0] for c in configs.elts if isinstance(c, ast.Call) and c.args]
+        if not tables or len(tables) != len(configs.elts) or not all(isinstance(t, ast.Dict) for t in tables):
+            continue
+        for table in tables:
+            assert isinstance(table, ast.Dict)
+            for k, v in zip(table.keys, table.values):
+                if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                    continue
+                known = values.get(k.value, set())
+                literal = isinstance(v, ast.Constant) and type(v.value) is int
+                values[k.value] = known | {v.value} if known is not None and literal else None  # type: ignore[union-attr]
+        counts = {k: sum(any(isinstance(x, ast.Constant) and x.value == k for x in t.keys) for t in tables)  # type: ignore[union-attr]
+                  for k in values}
+        for k, n in counts.items():  # a parameter some configs leave out takes its default there too
+            if n != len(tables):
+                values[k] = None
+    return values
 
 
 def _bind_arguments(node: ast.Call, params: list[str]) -> list[tuple[str | None, ast.expr]]:
@@ -182,6 +262,7 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
             for t in stmt.targets:
                 if isinstance(t, ast.Name):
                     host.env[t.id] = stmt.value
+                    host.rounding(t.id, stmt.value)
                 elif isinstance(t, ast.Tuple) and isinstance(stmt.value, ast.Tuple) \
                         and len(t.elts) == len(stmt.value.elts):
                     for name, value in zip(t.elts, stmt.value.elts):

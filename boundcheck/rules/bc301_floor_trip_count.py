@@ -6,7 +6,8 @@ from boundcheck.registry import Rule
 
 
 def contracted(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
-    return next((f for f in facts if f.tile == div.tile or (f.extent == div.extent and f.tile)), None)
+    return next((f for f in facts if (f.tile == div.tile and not f.pitch) or (f.extent == div.extent and f.tile)),
+                None)
 
 
 class FloorTripCount(Rule):

@@ -123,3 +123,55 @@ def test_a_compile_time_test_seen_again_selects_the_value_set_under_it() -> None
 def test_the_branch_it_selects_is_still_checked() -> None:
     src = BIAS.format(matrix_mask="offs_n[None, :] < N")
     assert findings(src) == [(line_of(src, "mask=offs_n[None, :] < N"), "BC103")]
+
+
+ROUNDED = """\
+import math
+
+import triton
+import triton.language as tl
+
+
+@triton.heuristics({{"EVEN_M": lambda args: args["seqlen"] % args["BLOCK_M"] == 0}})
+@triton.jit
+def stats(x_ptr, lse_ptr, *strides, seqlen, seqlen_rounded, EVEN_M: tl.constexpr, BLOCK_M: tl.constexpr):
+    pid_m = tl.program_id(0)
+    off_hb = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    x = tl.load(x_ptr + off_hb * seqlen + offs_m, mask=offs_m < seqlen, other=0.0)
+    tl.store(lse_ptr + off_hb * {pitch} + offs_m, x)
+
+
+def launch(x, batch_heads, seqlen):
+    seqlen_rounded = {rounding}
+    lse = x.new_empty((batch_heads, seqlen_rounded))
+    BLOCK = 128
+    grid = (triton.cdiv(seqlen, BLOCK), batch_heads)
+    stats[grid](x, lse, *x.stride(), seqlen, seqlen_rounded, BLOCK_M=BLOCK)
+    return lse
+"""
+
+
+def test_rows_padded_to_a_multiple_of_the_tile_hold_whole_tiles() -> None:
+    """``lse`` rows are ``ceil(seqlen / 128) * 128`` long and the tile is 128: the unmasked store
+    stays in its row. The heuristics flag is not a launch argument, so ``seqlen_rounded`` is found
+    by position past ``*strides``."""
+    for rounding in ("math.ceil(seqlen / 128) * 128", "triton.cdiv(seqlen, BLOCK) * BLOCK",
+                     "(seqlen + 127) // 128 * 128"):
+        assert findings(ROUNDED.format(pitch="seqlen_rounded", rounding=rounding)) == [], rounding
+
+
+def test_padding_to_less_than_the_tile_or_a_row_of_the_true_length_is_still_partial() -> None:
+    for pitch, rounding in (("seqlen_rounded", "math.ceil(seqlen / 64) * 64"),
+                            ("seqlen", "math.ceil(seqlen / 128) * 128")):
+        src = ROUNDED.format(pitch=pitch, rounding=rounding)
+        assert findings(src) == [(line_of(src, "tl.store(lse_ptr"), "BC102")], (pitch, rounding)
+
+
+def test_every_autotune_config_must_divide_the_padding() -> None:
+    config = '@triton.autotune(configs=[triton.Config({{"BLOCK_M": 64}}), triton.Config({{"BLOCK_M": {m}}})], key=[])\n'
+    for m, expected in (("128", []), ("256", ["BC102"])):
+        src = ROUNDED.format(pitch="seqlen_rounded", rounding="math.ceil(seqlen / 128) * 128")
+        src = src.replace("@triton.heuristics", config.format(m=m) + "@triton.heuristics") \
+            .replace(", BLOCK_M=BLOCK)", ")")
+        assert [code for _, code in findings(src)] == expected, m
