@@ -206,6 +206,7 @@ class DimPart:
     dim: Dim
     intrinsic: Bound | None  # a wrap (``% M``) or clamp (``min(i, M - 1)``) bounding it
     offset_syms: frozenset[str] = frozenset()  # program / loop symbols of its tile offset
+    whole_rows: bool = False  # the intrinsic bound is a row pitch of whole tiles (a layout fact)
 
 
 def dims_of(
@@ -250,9 +251,10 @@ def dims_of(
                                if s.kind in (Kind.PROGRAM, Kind.LOOP))
             if key not in parts or parts[key].intrinsic is None:
                 intrinsic = _intrinsic(lt, lane_name, axis, span)
+                rows = None
                 if intrinsic is None and dim.tiling is not Tiling.WHOLE:
-                    intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
-                parts[key] = DimPart(dim, intrinsic, offset)
+                    rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
+                parts[key] = DimPart(dim, intrinsic, offset, whole_rows=rows is not None)
     return list(parts.values())
 
 

@@ -157,6 +157,7 @@ class _Pending:
     text: str
     other_at: Span | None
     uses: list[Use] = field(default_factory=list)
+    row_bounds: tuple[Bound, ...] = ()  # guards that are rows of whole tiles (shared by the buffer)
 
 
 class KernelAnalyser:
@@ -188,6 +189,7 @@ class KernelAnalyser:
         self._block(self.fn.body)
         kernel = Kernel(self.name, Language.TRITON, self._name_span(), loops=self.loops,
                         contracts=self.contracts, tail_handled=self.tail_handled)
+        self._share_row_layouts()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
 
@@ -784,6 +786,7 @@ class KernelAnalyser:
                     opaque = True  # a data or causal mask: what bounds the access is unknown
                 guards.extend(found)
         guards.extend(self._tile_guard_bounds(parts))
+        row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
         padding, flows, other_at = None, (), None
         if kind is AccessKind.READ and mask is not None:
             other = given.get("other")
@@ -795,7 +798,8 @@ class KernelAnalyser:
                 padding = Padding(self.ev(other).number)
             flows = (Flow(index, padding.value, padding.undefined),)
         self.accesses.append(_Pending(kind, _buffer(ptr.expr), span, dims, tuple(guards), padding,
-                                      tuple(self.facts), opaque, frozenset(), text, other_at))
+                                      tuple(self.facts), opaque, frozenset(), text, other_at,
+                                      row_bounds=row_bounds))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
@@ -846,6 +850,17 @@ class KernelAnalyser:
                     out.append(Bound(p.dim.source, sy.render(left), op, sy.render(right), True, g.span,
                                      axis=p.dim.axis, wrap=True))
         return out
+
+    def _share_row_layouts(self) -> None:
+        """Rows of whole tiles are a property of the buffer: where one access shows the pitch
+        (``o_c[:, None] * (H * BC) + o_i[None, :]``), a one-row access to the same buffer along
+        the same lane (``Akk + row * H * BC + o_i``) stays inside its row too."""
+        rows = {(p.buffer, b.source): b for p in self.accesses for b in p.guards if b.wrap and b in p.row_bounds}
+        for p in self.accesses:
+            for d in p.dims:
+                b = rows.get((p.buffer, d.source))
+                if b is not None and d.tiling is not Tiling.WHOLE and not any(g.source == d.source for g in p.guards):
+                    p.guards = (*p.guards, replace(b, span=p.span, axis=d.axis))
 
     def _finish(self, p: _Pending) -> Access:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)

@@ -175,3 +175,28 @@ def test_every_autotune_config_must_divide_the_padding() -> None:
         src = src.replace("@triton.heuristics", config.format(m=m) + "@triton.heuristics") \
             .replace(", BLOCK_M=BLOCK)", ")")
         assert [code for _, code in findings(src)] == expected, m
+
+
+def test_a_buffer_shown_to_hold_whole_tile_rows_keeps_them_in_one_row_accesses() -> None:
+    """The 2-D store shows ``a``'s rows hold H tiles of BC; the row-by-row reload of ``a`` stays
+    in its row too. ``b``, never shown with that pitch, is still reported."""
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rows(a, b, T, H: tl.constexpr, BC: tl.constexpr):
+    i_t = tl.program_id(0)
+    i_h = tl.program_id(1)
+    o_c = i_t * BC + tl.arange(0, BC)
+    o_i = tl.arange(0, BC)
+    a += i_h * BC
+    b += i_h * BC
+    tl.store(a + o_c[:, None] * (H * BC) + o_i[None, :], tl.zeros([BC, BC], dtype=tl.float32),
+             mask=o_c[:, None] < T)
+    for i in range(0, tl.minimum(BC, T - i_t * BC)):
+        x = tl.load(a + (i_t * BC + i) * H * BC + o_i)
+        tl.store(b + (i_t * BC + i) * H * BC + o_i, x)
+"""
+    assert findings(src) == [(line_of(src, "tl.store(b"), "BC102")]
