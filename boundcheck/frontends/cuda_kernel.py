@@ -99,6 +99,7 @@ class Guard:
     atom: Atom
     boundary: bool  # the limit is a runtime extent (not a loop variable or a literal)
     exit: bool = False  # from an early exit: threads that fail it are gone (BC303's concern)
+    stride: bool = False  # a block / grid-stride loop's condition: its stores cover [start, limit)
 
 
 @dataclass
@@ -667,7 +668,8 @@ class KernelBuilder:
             self.loops[var] = loop
         if cond is not None:
             self.visit_cond(cond, st.scope)
-        st.guards = st.guards + self.guards_of(atoms)
+        strided = var is not None and start is not None and bool(lanes(start))
+        st.guards = st.guards + tuple(replace(g, stride=strided) for g in self.guards_of(atoms))
         self.cur = st
         saved = getattr(self, "region_end", {})
         self.region_end = {**saved, K.CONTINUE_STMT: body.extent.end.offset,
@@ -849,8 +851,9 @@ class KernelBuilder:
     def _record(self, kind: AccessKind, ref: Ref, index: Expr, c: ci.Cursor, st: State) -> None:
         guards = st.guards + self._extra_guards
         pad = None
+        # a stride loop fills every slot below its limit: slots past it are not data (no BC201)
         if kind is AccessKind.WRITE and ref.space is Space.SHARED and any(g.boundary and not g.exit
-                                                                          for g in guards):
+                                                                          and not g.stride for g in guards):
             fill = self.filled.get(ref.buffer, "none")
             pad = Padding(None, stale=True) if fill == "none" else (
                 Padding(fill) if fill is not None else UNKNOWN_PADDING)

@@ -2,7 +2,7 @@ from collections.abc import Iterator
 
 from boundcheck.coverage import covers
 from boundcheck.findings import Finding
-from boundcheck.model import Kernel, Language, Module
+from boundcheck.model import Kernel, Language, Module, Space
 from boundcheck.registry import Rule
 
 
@@ -17,7 +17,7 @@ class VectorTail(Rule):
         facts = list(kernel.contracts)
         for access in kernel.accesses:
             w = access.width
-            if w <= 1 or access.opaque or any(f.tile == str(w) for f in [*facts, *access.facts]):
+            if w <= 1 or access.opaque or access.space is not Space.GLOBAL or any(f.tile == str(w) for f in [*facts, *access.facts]):
                 continue
             for dim in access.dims:
                 bounds = [b for b in access.guards if covers(b, dim) and not b.wrap]

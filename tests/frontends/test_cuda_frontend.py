@@ -638,3 +638,40 @@ def test_a_floor_grid_is_reported_once_at_the_launch_not_per_access():
     assert findings(ceil) == [(4, "BC101"), (4, "BC102")]
     asserted = FLOOR_GRID_LAUNCH.replace("    negate<<<", "    assert(n % TILE == 0);\n    negate<<<")
     assert findings(asserted) == []
+
+
+STRIDE_FILL = """\
+__global__ void column_sums(const float* x, float* out, int rows, int C) {
+    extern __shared__ float acc[];
+    for (int i = threadIdx.x; i < C; i += blockDim.x) {
+        acc[i] = 0.0f;
+    }
+    __syncthreads();
+    for (int r = 0; r < rows; r++) {
+        for (int i = threadIdx.x; i < C; i += blockDim.x) {
+            acc[i] += x[r * C + i];
+        }
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < C; i += blockDim.x) {
+        out[blockIdx.x * C + i] = acc[i];
+    }
+}
+"""
+
+
+def test_a_stride_loop_fills_its_whole_range_and_shared_vectors_have_no_tail():
+    """A block-stride loop writes every shared slot below its limit, so the slots past it are not
+    data (no BC201); a vector index into shared memory is no global tail (no BC106)."""
+    assert findings(STRIDE_FILL) == []
+    vec = """\
+__global__ void stage(const float4* x, float* out, int C) {
+    extern __shared__ float4 tile[];
+    for (int c = threadIdx.x * 4; c < C; c += blockDim.x * 4) {
+        tile[c / 4] = x[c / 4];
+    }
+    __syncthreads();
+    out[threadIdx.x] = tile[0].x;
+}
+"""
+    assert [f for f in findings(vec) if f[1] in ("BC106", "BC201")] == []
