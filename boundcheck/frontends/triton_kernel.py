@@ -454,7 +454,12 @@ class KernelAnalyser:
                 )
                 self.env[name] = replace(before, bptr=replace(before.bptr, offsets=offs))
             elif before.expr is not None and increment.expr is not None:
-                self.env[name] = replace(before, expr=sy.Bin("+", before.expr, sy.Bin("*", iteration, increment.expr)))
+                step = sy.Bin("*", iteration, increment.expr)
+                self.env[name] = replace(before, expr=sy.Bin("+", before.expr, step))
+                for table in self.scoped.values():  # a pointer set under a compile-time test advances too
+                    value, after = table.get(name, (None, None))
+                    if value is not None and after is before and value.expr is not None:
+                        table[name] = (replace(value, expr=sy.Bin("+", value.expr, step)), self.env[name])
         self._block(body)
 
     def _carried(self, body: list[ast.stmt]) -> list[tuple[str, Val]]:

@@ -200,3 +200,31 @@ def rows(a, b, T, H: tl.constexpr, BC: tl.constexpr):
         tl.store(b + (i_t * BC + i) * H * BC + o_i, x)
 """
     assert findings(src) == [(line_of(src, "tl.store(b"), "BC102")]
+
+
+def test_a_pointer_chosen_by_a_compile_time_test_keeps_its_choice_as_it_advances() -> None:
+    """``p_beta`` is a scalar pointer when HEADWISE and a vector one otherwise; both advance by
+    a row each step, and the HEADWISE load stays a scalar load."""
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def recurrent(beta, o, T, V, HEADWISE: tl.constexpr, BV: tl.constexpr):
+    o_v = tl.program_id(0) * BV + tl.arange(0, BV)
+    if HEADWISE:
+        p_beta = beta
+    else:
+        p_beta = beta + o_v
+    p_o = o + o_v
+    for _ in range(0, T):
+        if HEADWISE:
+            b = tl.load(p_beta)
+        else:
+            b = tl.load(p_beta, mask=o_v < V, other=0)
+        tl.store(p_o, b, mask=o_v < V)
+        p_beta += 1 if HEADWISE else V
+        p_o += V
+"""
+    assert findings(src) == []
