@@ -649,7 +649,7 @@ __global__ void column_sums(const float* x, float* out, int rows, int C) {
     __syncthreads();
     for (int r = 0; r < rows; r++) {
         for (int i = threadIdx.x; i < C; i += blockDim.x) {
-            acc[i] += x[r * C + i];
+            atomicAdd(&acc[i], x[r * C + i]);
         }
     }
     __syncthreads();
@@ -666,7 +666,8 @@ def test_a_stride_loop_fills_its_whole_range_and_shared_vectors_have_no_tail():
     assert findings(STRIDE_FILL) == []
     vec = """\
 __global__ void stage(const float4* x, float* out, int C) {
-    extern __shared__ float4 tile[];
+    extern __shared__ char raw[];
+    float4* tile = reinterpret_cast<float4*>(raw);
     for (int c = threadIdx.x * 4; c < C; c += blockDim.x * 4) {
         tile[c / 4] = x[c / 4];
     }
