@@ -409,9 +409,10 @@ class KernelAnalyser:
             step = self.ev(step_node) if step_node is not None else None
             start = self.ev(pos[0]) if len(pos) > 1 else Val(expr=sy.Num(0))
             if len(pos) > 1 and start.expr is not None:
-                start_div = sy.floor_division(start.expr, header)
-                if start_div:
-                    self.tail_handled.add((start_div.extent, start_div.tile))
+                for candidate in _max_operands(start.expr):  # range(max(first, n // B), …) starts at the tail
+                    start_div = sy.floor_division(candidate, header)
+                    if start_div:
+                        self.tail_handled.add((start_div.extent, start_div.tile))
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None,
                     stmt.end_lineno or stmt.lineno)
         self.loops.append(loop)
@@ -880,6 +881,14 @@ def _stops_before_tail(stop: sy.Expr | None) -> bool:
     terms = sy.expand(stop)
     has_cdiv = any(isinstance(f, sy.Call) and f.fn == "cdiv" for t in terms for f in t.factors)
     return has_cdiv and (sy.constant(terms) < 0 or any(t.coeff < 0 for t in sy.variable(terms)))
+
+
+def _max_operands(e: sy.Expr) -> list[sy.Expr]:
+    """``e`` and, through ``max(…)``, each operand: a loop from ``max(a, n // B)`` covers the tail
+    past ``n // B`` whenever it starts there."""
+    if isinstance(e, sy.Call) and e.fn == "max":
+        return [e, *(x for a in e.args for x in _max_operands(a))]
+    return [e]
 
 
 def _has_lanes(c: Cond) -> bool:

@@ -228,3 +228,30 @@ def recurrent(beta, o, T, V, HEADWISE: tl.constexpr, BV: tl.constexpr):
         p_o += V
 """
     assert findings(src) == []
+
+
+SPLIT_LOOPS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rowsum(x_ptr, y_ptr, n, first, BS: tl.constexpr):
+    full = n // BS
+    acc = tl.zeros([BS], dtype=tl.float32)
+    for b in range(0, full):
+        acc += tl.load(x_ptr + b * BS + tl.arange(0, BS))
+    for b in range({tail_start}, tl.cdiv(n, BS)):
+        offs = b * BS + tl.arange(0, BS)
+        acc += tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(y_ptr + tl.arange(0, BS), acc)
+"""
+
+
+def test_a_tail_loop_starting_at_the_larger_of_a_start_and_the_floor_covers_the_tail() -> None:
+    assert findings(SPLIT_LOOPS.format(tail_start="tl.maximum(first, full)")) == []
+
+
+def test_a_tail_loop_starting_elsewhere_leaves_the_floor_reported() -> None:
+    src = SPLIT_LOOPS.format(tail_start="first")
+    assert findings(src) == [(line_of(src, "for b in range(0, full)"), "BC301")]
