@@ -896,14 +896,14 @@ def _factor_names(t) -> list[str]:
 
 def _strided_only(bounded: Expr, index: Expr) -> bool:
     """Every lane term of the bounded expression appears in the index only times a runtime
-    stride (``row * K``): the bound is on a row, not on the elements a vector spans."""
+    stride (``row * K``), or not at all (a guard on another index of the same threads): the
+    bound is not on the elements a vector spans."""
     lane_terms = [t for t in variable(expand(bounded)) if lanes(Call("", t.factors))]
     if not lane_terms:
         return False
     index_terms = variable(expand(index))
     for lt in lane_terms:
         want = _factor_names(lt)
-        hits = 0
         for t in index_terms:
             rest = list(t.factors)
             for name in want:
@@ -914,9 +914,6 @@ def _strided_only(bounded: Expr, index: Expr) -> bool:
             else:
                 if not any(kinds(f) & {Kind.EXTENT, Kind.OTHER} and not lanes(f) for f in rest):
                     return False
-                hits += 1
-        if not hits:
-            return False
     return True
 
 

@@ -676,3 +676,20 @@ __global__ void stage(const float4* x, float* out, int C) {
 }
 """
     assert [f for f in findings(vec) if f[1] in ("BC106", "BC201")] == []
+
+
+def test_a_guard_on_another_index_of_the_same_threads_is_no_vector_tail():
+    """An early exit on the load row (`tid / 2`) says nothing of where the store's vector lies
+    (`(lane / 4) * N + col`): no first-lane-only verdict from it."""
+    src = """\
+__global__ void store_tile(const float* a, float* c, int M, int N) {
+    int tid = threadIdx.y * blockDim.x + threadIdx.x;
+    int load_row = blockIdx.y * 64 + tid / 2;
+    if (load_row >= M) return;
+    int lane = tid % 32;
+    int row = blockIdx.y * 64 + lane / 4;
+    int col = blockIdx.x * 64 + (lane % 4) * 4;
+    reinterpret_cast<float4*>(&c[row * N + col])[0] = reinterpret_cast<const float4*>(&a[row * N + col])[0];
+}
+"""
+    assert not [f for f in findings(src) if f[1] == "BC106"]
