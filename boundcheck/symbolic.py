@@ -207,6 +207,7 @@ class DimPart:
     intrinsic: Bound | None  # a wrap (``% M``) or clamp (``min(i, M - 1)``) bounding it
     offset_syms: frozenset[str] = frozenset()  # program / loop symbols of its tile offset
     whole_rows: bool = False  # the intrinsic bound is a row pitch of whole tiles (a layout fact)
+    shift: int = 0  # constant steps of this dimension's stride in the index (``(o - 1) * s`` has -1)
 
 
 def dims_of(
@@ -220,7 +221,8 @@ def dims_of(
     variable → LOOP).
     """
     loops = loops or {}
-    terms = variable(expand(index))
+    every = expand(index)
+    terms = variable(every)
     lane_terms = [t for t in terms if any(lanes(f) for f in t.factors)]
     if not lane_terms:
         return []
@@ -254,8 +256,21 @@ def dims_of(
                 rows = None
                 if intrinsic is None and dim.tiling is not Tiling.WHOLE:
                     rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
-                parts[key] = DimPart(dim, intrinsic, offset, whole_rows=rows is not None)
+                parts[key] = DimPart(dim, intrinsic, offset, whole_rows=rows is not None,
+                                     shift=_shift(every, lane_terms, lt, lane_name))
     return list(parts.values())
+
+
+def _shift(terms: list[Term], lane_terms: list[Term], lane_term: Term, lane_name: str) -> int:
+    """The constant ``c`` in ``(lane + c) * stride``: terms that are the stride alone times a number
+    (0 where another lane term has the same stride or the same lane, so the constant is ambiguous)."""
+    stride = sorted(render(f) for f in lane_term.factors if not lanes(f))
+    if sum(sorted(render(f) for f in t.factors if not lanes(f)) == stride for t in lane_terms) > 1 \
+            or sum(any(n == lane_name for f in t.factors for n, _ in lanes(f)) for t in lane_terms) > 1:
+        return 0
+    steps = sum(t.coeff for t in terms
+                if not any(lanes(f) for f in t.factors) and sorted(render(f) for f in t.factors) == stride)
+    return _int(steps / lane_term.coeff) if lane_term.coeff else 0  # `2 * i + 1` is no whole step of i
 
 
 def _pitches(terms: list[Term], lane_term: Term) -> tuple[str, ...]:

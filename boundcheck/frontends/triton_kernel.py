@@ -787,7 +787,13 @@ class KernelAnalyser:
             if mask.opaque_mask or mask.conds is None:
                 opaque = True
             else:
-                found = [b for c in mask.conds for b in self._bounds(c)]
+                shifts = {p.dim.source: p.shift for p in parts}
+                # `o_to < T` bounds `o_to = base - 1 + arange` itself when the access reads at `o_to`;
+                # only a shift the bound carries too is cancelled (`cu_seqlens + i + 1` under `i < n`
+                # reads a buffer of n + 1, as far as the model knows)
+                found = [replace(b, lane_offset=b.lane_offset - max(shifts.get(b.source or "", 0), b.lane_offset))
+                         if b.lane_offset < 0 and shifts.get(b.source or "", 0) < 0 else b
+                         for c in mask.conds for b in self._bounds(c)]
                 if not found and (mask.extra.get("data") or any(_has_lanes(c) for c in mask.conds)):
                     opaque = True  # a data or causal mask: what bounds the access is unknown
                 guards.extend(found)

@@ -255,3 +255,45 @@ def test_a_tail_loop_starting_at_the_larger_of_a_start_and_the_floor_covers_the_
 def test_a_tail_loop_starting_elsewhere_leaves_the_floor_reported() -> None:
     src = SPLIT_LOOPS.format(tail_start="first")
     assert findings(src) == [(line_of(src, "for b in range(0, full)"), "BC301")]
+
+
+SHIFTED = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def previous(x_ptr, y_ptr, T, BT: tl.constexpr):
+    o_t = tl.program_id(0) * BT + tl.arange(0, BT)
+    o_to = tl.program_id(0) * BT - 1 + tl.arange(0, BT)
+    x = tl.load(x_ptr + {index}, mask=(o_to >= 0) & (o_to < T), other=0.0)
+    tl.store(y_ptr + o_t, x, mask=o_t < T)
+"""
+
+
+def test_a_bound_on_the_shifted_index_the_access_reads_admits_no_extent() -> None:
+    """``o_to < T`` bounds ``o_to``, the index read: not an off-by-one."""
+    assert findings(SHIFTED.format(index="o_to")) == []
+
+
+def test_a_bound_on_the_shifted_index_guarding_the_unshifted_read_is_off_by_one() -> None:
+    src = SHIFTED.format(index="o_to + 1")
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC104")]
+
+
+def test_reading_one_past_a_strict_bound_is_left_to_the_buffer_length() -> None:
+    """``cu_seqlens + i + 1`` under ``i < batch`` reads a table of batch + 1 entries: the model
+    knows no buffer lengths, so the shift the access alone carries reports nothing."""
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def lengths(cu_seqlens, out, batch, BLOCK_B: tl.constexpr):
+    b = tl.program_id(0) * BLOCK_B + tl.arange(0, BLOCK_B)
+    end = tl.load(cu_seqlens + b + 1, mask=b < batch, other=0)
+    start = tl.load(cu_seqlens + b, mask=b < batch, other=0)
+    tl.store(out + b, end - start, mask=b < batch)
+"""
+    assert findings(src) == []
