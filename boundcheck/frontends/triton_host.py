@@ -122,8 +122,9 @@ class _Host:
                     self.ctx.host_contracts.setdefault(name, []).append(
                         Divisibility(extent, p, "rounded allocation", pitch=True))
         for f in self.facts:  # the tile must name a kernel parameter; the extent may stay a host shape
-            tiles_named = to_kernel.get(f.tile, [f.tile] if f.tile in params else [])
-            for tile in tiles_named:
+            tiles_named = set(to_kernel.get(f.tile, [f.tile] if f.tile in params else []))
+            tiles_named |= _dividing(f.tile, {}, constexpr & set(params), bound, configs)  # n % 128 == 0: 64 too
+            for tile in sorted(tiles_named):
                 for extent in to_kernel.get(f.extent, [f.extent]):
                     self.ctx.host_contracts.setdefault(name, []).append(Divisibility(extent, tile, "host assert"))
 

@@ -331,6 +331,10 @@ class KernelAnalyser:
             if not taken:
                 self.facts, self.tile_guards = list(saved_facts), list(saved_guards)
                 self.facts.extend(self._branch_facts(test, False))
+                if isinstance(test, ast.Compare) and cond.conds and len(cond.conds) == 1:
+                    c = cond.conds[0]  # `if end - n > 0: <masked> else: <unmasked>`: here end <= n
+                    if not sy.lanes(c.left) and not sy.lanes(c.right) and c.op in ("<", "<=", ">", ">="):
+                        self.tile_guards.append(replace(c, op=sy.negate(c.op)))
             self._enter_branch(key, taken)
             entry = dict(self.env)
             self._block(body)

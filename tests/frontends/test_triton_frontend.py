@@ -297,3 +297,59 @@ def lengths(cu_seqlens, out, batch, BLOCK_B: tl.constexpr):
     tl.store(out + b, end - start, mask=b < batch)
 """
     assert findings(src) == []
+
+
+ASSERTED = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+
+
+def launch(x, n):
+    PRE_BLOCK = 128
+    assert n % PRE_BLOCK == 0
+    BLOCK = {block}
+    scale[(triton.cdiv(n, BLOCK),)](x, n, BLOCK=BLOCK)
+"""
+
+
+def test_a_host_assert_on_a_multiple_of_the_tile_covers_the_tile() -> None:
+    """``n % 128 == 0`` holds ``n % 64 == 0`` too."""
+    assert findings(ASSERTED.format(block="64")) == []
+
+
+def test_a_host_assert_on_a_divisor_of_the_tile_does_not() -> None:
+    src = ASSERTED.format(block="256")
+    line = line_of(src, "tl.store(")
+    assert findings(src) == [(line, "BC101"), (line, "BC102")]
+
+
+OVERFLOW = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def lse(l_ptr, n, BLOCK_M: tl.constexpr):
+    start = tl.program_id(0) * BLOCK_M
+    offs = start + tl.arange(0, BLOCK_M)
+    overflow = start + BLOCK_M - n
+    if overflow {op} 0:
+        tl.store(l_ptr + offs, tl.zeros([BLOCK_M], dtype=tl.float32), mask=offs < n)
+    else:
+        tl.store(l_ptr + offs, tl.zeros([BLOCK_M], dtype=tl.float32))
+"""
+
+
+def test_the_else_of_a_tile_overflow_test_holds_whole_tiles() -> None:
+    assert findings(OVERFLOW.format(op=">")) == []
+
+
+def test_the_else_of_the_opposite_test_does_not() -> None:
+    src = OVERFLOW.format(op="<=")
+    assert findings(src) == [(line_of(src, "dtype=tl.float32))"), "BC102")]
