@@ -26,7 +26,7 @@ from pathlib import Path
 from bench.quality import mutate_cuda, mutate_triton
 from bench.quality.mutant import Mutant, Mutations
 from boundcheck.discovery import discover
-from boundcheck.engine import check_source
+from boundcheck.engine import check_source, selected_rules
 from boundcheck.findings import Finding
 from boundcheck.model import Language
 from boundcheck.settings import Settings
@@ -222,10 +222,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=int, default=120, help="seconds per file")
     ap.add_argument("--jobs", type=int, default=0, help="processes (0: one per core)")
     args = ap.parse_args(argv)
+    # Import both frontends before the workers fork, so that one run checks every file with the
+    # same code even if the working tree changes while it runs.
+    import boundcheck.frontends.cuda  # noqa: F401
+    import boundcheck.frontends.triton  # noqa: F401
+
+    selected_rules(Settings())  # and the rule modules
+
     files = [(str(p), lang.value, args.timeout) for p, lang in discover(args.dirs, [], True)]
     jobs = args.jobs or multiprocessing.cpu_count()
     if jobs > 1:
-        with multiprocessing.get_context("fork").Pool(jobs, maxtasksperchild=20) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
             records = list(pool.imap(process, files, chunksize=1))
     else:
         records = [process(f) for f in files]
