@@ -55,6 +55,19 @@ def in_file(c: ci.Cursor, path: str) -> bool:
     return f is not None and f.name == path
 
 
+def merge_chevrons(tokens: list[Token]) -> list[Token]:
+    """``<<`` ``<`` (and ``>>`` ``>``) written together as one ``<<<`` / ``>>>`` token, whichever
+    way the lexer split a launch configuration."""
+    out: list[Token] = []
+    for t in tokens:
+        prev = out[-1] if out else None
+        if prev is not None and prev.end == t.offset and (prev.text, t.text) in (("<<", "<"), (">>", ">")):
+            out[-1] = Token(prev.offset, t.end, prev.text + t.text, prev.line, prev.col)
+        else:
+            out.append(t)
+    return out
+
+
 class CudaMutator:
     def __init__(self, path: str, source: str, cuda_args: list[str] | None = None) -> None:
         self.path, self.text, self.args = path, source, cuda_args or []
@@ -472,7 +485,7 @@ class CudaMutator:
 
     def floor_grid(self) -> None:
         for body in self.hosts:
-            tokens = self.toks(body)
+            tokens = merge_chevrons(self.toks(body))
             texts = [t.text for t in tokens]
             for i, t in enumerate(texts):
                 if t != "<<<":
