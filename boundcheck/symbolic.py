@@ -208,6 +208,7 @@ class DimPart:
     offset_syms: frozenset[str] = frozenset()  # program / loop symbols of its tile offset
     whole_rows: bool = False  # the intrinsic bound is a row pitch of whole tiles (a layout fact)
     shift: int = 0  # constant steps of this dimension's stride in the index (``(o - 1) * s`` has -1)
+    stride: tuple[str, ...] = ()  # the lane term's other factors, and its coefficient when not 1
 
 
 def dims_of(
@@ -257,7 +258,9 @@ def dims_of(
                 if intrinsic is None and dim.tiling is not Tiling.WHOLE:
                     rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
                 parts[key] = DimPart(dim, intrinsic, offset, whole_rows=rows is not None,
-                                     shift=_shift(every, lane_terms, lt, lane_name))
+                                     shift=_shift(every, lane_terms, lt, lane_name),
+                                     stride=tuple(sorted(render(f) for f in lt.factors if not lanes(f)))
+                                     + ((str(_int(lt.coeff)),) if lt.coeff != 1 else ()))
     return list(parts.values())
 
 

@@ -14,6 +14,7 @@ from boundcheck.model import Divisibility, Launch
 _MAX_DEPTH = 6
 _HOST_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "/", ast.Mod: "%"}
 _META = ("meta", "META", "args", "kwargs", "nargs")
+_ALLOCATORS = {"empty", "zeros", "ones"}
 
 
 @dataclass
@@ -108,6 +109,8 @@ class _Host:
                 facts = tuple(Divisibility(e, t, "launch argument") for f in flag.facts
                               for e in to_kernel.get(f.extent, [f.extent]) for t in to_kernel.get(f.tile, [f.tile]))
                 self.ctx.flag_facts.setdefault(name, {})[pname] = Flag(facts, flag.when)
+        shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}
+        self.ctx.launch_layouts.setdefault(name, []).append((dict(bound), shapes))
         tiles = constexpr | {bound[p] for p in constexpr if p in bound}
         floors = []
         for element in self._grid(sub.slice):
@@ -127,6 +130,16 @@ class _Host:
             for tile in sorted(tiles_named):
                 for extent in to_kernel.get(f.extent, [f.extent]):
                     self.ctx.host_contracts.setdefault(name, []).append(Divisibility(extent, tile, "host assert"))
+
+    def _allocation(self, value: ast.expr) -> list[str] | None:
+        """``torch.empty((a, b, c), …)`` / ``torch.zeros(a, b, c)``: the contiguous shape, rendered."""
+        node = self.resolve(value)
+        if not (isinstance(node, ast.Call) and callee(node.func) in _ALLOCATORS and node.args):
+            return None
+        dims = node.args[0].elts if isinstance(node.args[0], (ast.Tuple, ast.List)) else node.args
+        if any(isinstance(d, ast.Starred) for d in dims):
+            return None
+        return [self.render(d) for d in dims]
 
     def _grid(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
         if depth > _MAX_DEPTH:

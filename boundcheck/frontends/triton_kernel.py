@@ -45,6 +45,8 @@ class ModuleContext:
     jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
     flag_facts: dict[str, dict[str, Flag]] = field(default_factory=dict)
+    # kernel -> one (parameter -> host value, parameter -> allocated shape) per launch
+    launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
 
 
 def callee(func: ast.expr) -> str:
@@ -165,6 +167,7 @@ class KernelAnalyser:
         self.ctx, self.fn, self.depth = ctx, fn, depth
         self.src = ctx.src
         self.name = fn.name
+        self.root = fn.name  # the kernel being analysed, also while inlining its helpers
         self.env: dict[str, Val] = {}
         self.accesses: list[_Pending] = []
         self.loops: list[Loop] = []
@@ -199,6 +202,7 @@ class KernelAnalyser:
         self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
         self.labels = parent.labels
+        self.root = parent.root
         params = [a.arg for a in self.fn.args.args]
         bound = dict(zip(params, args))
         bound.update({k: v for k, v in kwargs.items() if k in params})
@@ -783,6 +787,7 @@ class KernelAnalyser:
         parts = sy.dims_of(ptr.expr, span, self.loop_of)
         dims = tuple(p.dim for p in parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None]
+        guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
         opaque = False
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
@@ -848,6 +853,22 @@ class KernelAnalyser:
         index = c.left_text if sy.lanes(c.left) else c.right_text
         return [replace(b, op_span=c.op_span, op_text=c.op_text, index=index or b.index) for b in found]
 
+    def _allocated_in_tiles(self, buffer: str, part: sy.DimPart, span: Span) -> Bound | None:
+        """The host allocates ``buffer`` contiguously (``torch.empty((n, BLOCK_M, BLOCK_N))``) with a
+        dimension whose stride is this lane's stride and whose size is a multiple of its tile, at
+        every launch: the lane's tiles are full (a scratch laid out in tiles)."""
+        launches = self.ctx.launch_layouts.get(self.root, [])
+        tile = part.dim.tile
+        if not launches or tile is None:
+            return None
+        for values, shapes in launches:
+            shape = shapes.get(buffer)
+            if shape is None or not _spans_dimension(shape, [values.get(f, f) for f in part.stride],
+                                                     values.get(tile, tile)):
+                return None
+        return Bound(part.dim.source, part.dim.label, "<", f"{buffer} dimension", True, span,
+                     wrap=True, axis=part.dim.axis)
+
     def _tile_guard_bounds(self, parts: list[sy.DimPart]) -> list[Bound]:
         """A scalar ``if (pid + 1) * BLOCK <= n:`` proves the whole tile in bounds."""
         out = []
@@ -891,6 +912,24 @@ def _stops_before_tail(stop: sy.Expr | None) -> bool:
     terms = sy.expand(stop)
     has_cdiv = any(isinstance(f, sy.Call) and f.fn == "cdiv" for t in terms for f in t.factors)
     return has_cdiv and (sy.constant(terms) < 0 or any(t.coeff < 0 for t in sy.variable(terms)))
+
+
+def _spans_dimension(shape: list[str], stride: list[str], tile: str) -> bool:
+    """Some dimension of a contiguous ``shape`` has ``stride`` (the product of the sizes after it)
+    and a size that is a multiple of ``tile``; sizes compare as integers where all are literals."""
+    def product(xs: list[str]) -> str:
+        xs = [x for x in xs if x != "1"]
+        if all(x.isdigit() for x in xs):
+            return str(math.prod(int(x) for x in xs))
+        return " * ".join(sorted(xs))
+
+    want = product(stride)
+    for i, size in enumerate(shape):
+        if product(shape[i + 1:]) != want:
+            continue
+        if size == tile or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0):
+            return True
+    return False
 
 
 def _max_operands(e: sy.Expr) -> list[sy.Expr]:

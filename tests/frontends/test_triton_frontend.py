@@ -353,3 +353,38 @@ def test_the_else_of_a_tile_overflow_test_holds_whole_tiles() -> None:
 def test_the_else_of_the_opposite_test_does_not() -> None:
     src = OVERFLOW.format(op="<=")
     assert findings(src) == [(line_of(src, "dtype=tl.float32))"), "BC102")]
+
+
+SCRATCH = """\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def partials(x_ptr, p_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    rm = pid * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :], mask=(rm[:, None] < M) & (rn[None, :] < N), other=0.0)
+    rm1 = tl.arange(0, BLOCK_M)
+    tl.store(p_ptr + pid * BLOCK_M * BLOCK_N + rm1[:, None] * BLOCK_N + rn[None, :], x)
+
+
+def launch(x, M, N, waves):
+    BLOCK_M, BLOCK_N = 64, 32
+    p = torch.empty({shape}, device=x.device, dtype=torch.float32)
+    partials[(waves,)](x, p, M, N, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N)
+    return p
+"""
+
+
+def test_a_scratch_allocated_in_whole_tiles_holds_full_tiles() -> None:
+    """``p`` is ``(waves, BLOCK_M, BLOCK_N)``: ``pid * BLOCK_M * BLOCK_N`` picks a tile-sized slot."""
+    assert findings(SCRATCH.format(shape="(waves, BLOCK_M, BLOCK_N)")) == []
+
+
+def test_a_scratch_of_the_true_row_count_is_still_partial() -> None:
+    """Its columns are whole (BLOCK_N wide rows), its rows are not: a partial guard."""
+    src = SCRATCH.format(shape="(M, BLOCK_N)")
+    assert findings(src) == [(line_of(src, "tl.store(p_ptr"), "BC103")]
