@@ -15,7 +15,7 @@ import clang.cindex as ci
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
 from boundcheck.frontends.cuda_host import HostLaunch, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
-from boundcheck.frontends.cuda_parse import Parsed, parse
+from boundcheck.frontends.cuda_parse import Parsed, child_list, parse
 from boundcheck.model import Divisibility, Kernel, Language, Module, Span
 
 K = ci.CursorKind
@@ -41,7 +41,7 @@ def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> 
 
 def _functions(cursor: ci.Cursor, path: str) -> list[ci.Cursor]:
     out = []
-    for c in cursor.get_children():
+    for c in child_list(cursor):
         if c.kind not in _SCOPES and c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
             continue
         loc = c.location
@@ -55,7 +55,7 @@ def _functions(cursor: ci.Cursor, path: str) -> list[ci.Cursor]:
 
 
 def _is_kernel(fn: ci.Cursor) -> bool:
-    return any(k.kind == K.CUDAGLOBAL_ATTR for k in fn.get_children())
+    return any(k.kind == K.CUDAGLOBAL_ATTR for k in child_list(fn))
 
 
 def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
@@ -66,9 +66,9 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     helpers = {f.spelling: f for f in fns if not _is_kernel(f)}
     conv = Converter(src, macros, helpers)
     file_contracts: list[Divisibility] = []
-    for c in parsed.tu.cursor.get_children():
+    for c in child_list(parsed.tu.cursor):
         if c.kind == K.STATIC_ASSERT and c.location.file is not None and c.location.file.name == path:
-            kids = list(c.get_children())
+            kids = list(child_list(c))
             if kids:
                 file_contracts += divisibility(conv, kids[0], Scope(), "static_assert")
     kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
@@ -111,7 +111,7 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
 def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
     """Host asserts on the arguments become contracts on the kernel's parameters."""
     names = [p.spelling for p in params(fn)]
-    tparams = [k.spelling for k in fn.get_children() if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
+    tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
     rename = {h: p for h, p in zip(hl.kernel_args, names) if h}
     rename.update({v: t for v, t in zip(hl.template_args, tparams)})
     for fact in hl.launch.facts:

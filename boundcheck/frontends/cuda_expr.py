@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_parse import Source, binary_op, evaluate, unary_op
+from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, evaluate, unary_op
 from boundcheck.model import Span
 from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, Sym
 
@@ -36,18 +36,18 @@ _LIMIT_MACROS = {"FLT_MAX": math.inf, "DBL_MAX": math.inf, "INFINITY": math.inf,
 
 
 def children(c: ci.Cursor) -> list[ci.Cursor]:
-    return list(c.get_children())
+    return list(child_list(c))
 
 
 def params(fn: ci.Cursor) -> list[ci.Cursor]:
     """A function's parameters (``get_arguments`` gives none for function templates)."""
-    return [k for k in fn.get_children() if k.kind == K.PARM_DECL]
+    return [k for k in child_list(fn) if k.kind == K.PARM_DECL]
 
 
 def strip(c: ci.Cursor) -> ci.Cursor:
     """Through parentheses, implicit conversions and value casts (not pointer reinterpretation)."""
     while c.kind in _TRANSPARENT:
-        kids = [k for k in c.get_children() if k.kind != K.TYPE_REF]
+        kids = [k for k in child_list(c) if k.kind != K.TYPE_REF]
         if not kids:
             break
         if c.kind != K.UNEXPOSED_EXPR and c.kind != K.PAREN_EXPR and c.type.kind == ci.TypeKind.POINTER:
@@ -216,7 +216,7 @@ class Converter:
         self.visit_children(c, scope)
 
     def visit_children(self, c: ci.Cursor, scope: Scope) -> None:
-        for k in c.get_children():
+        for k in child_list(c):
             if k.kind.is_expression() or k.kind == K.UNEXPOSED_EXPR:
                 self.expr(k, scope)
 
@@ -303,7 +303,7 @@ def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:
 
 def returned_expr(fn: ci.Cursor) -> ci.Cursor | None:
     """The expression of a helper whose body is a single ``return e;``."""
-    body = next((k for k in fn.get_children() if k.kind == K.COMPOUND_STMT), None)
+    body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None)
     if body is None:
         return None
     stmts = children(body)

@@ -9,6 +9,7 @@ import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import divisibility
+from boundcheck.frontends.cuda_parse import child_list, preorder
 from boundcheck.model import Divisibility, FloorDiv, Launch
 from boundcheck.symbolic import Kind, render
 
@@ -28,7 +29,7 @@ class HostLaunch:
 
 
 def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
-    body = next((k for k in fn.get_children() if k.kind == K.COMPOUND_STMT), None)
+    body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None)
     if body is None:
         return []
     scope = Scope()
@@ -36,9 +37,9 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
         scope.kinds[p.spelling] = Kind.EXTENT if is_integer(p) else Kind.OTHER
     facts: list[Divisibility] = []
     out = []
-    for c in body.walk_preorder():
+    for c in preorder(body):
         if c.kind == K.VAR_DECL and is_integer(c):
-            init = next((k for k in c.get_children() if k.kind.is_expression()), None)
+            init = next((k for k in child_list(c) if k.kind.is_expression()), None)
             if c.type.is_const_qualified() and init is not None and strip(init).kind == K.INTEGER_LITERAL:
                 scope.kinds = {**scope.kinds, c.spelling: Kind.CONST}
             elif init is not None:
@@ -58,7 +59,7 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
             block = [render(conv.expr(d, scope)) for a in cargs[1:2] for d in _dims(a)]
             call_args = kids[2:]
             names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
-            targs = [render(conv.expr(k, scope)) for k in (kids[0].walk_preorder() if kids else [])
+            targs = [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
                      if k.kind == K.INTEGER_LITERAL]
             out.append(HostLaunch(Launch(c.spelling, conv.src.span(c), tuple(grid), tuple(facts)), names, targs,
                                   block[0] if block else "", tuple(block), tuple(a for a, _ in floored)))
@@ -74,7 +75,7 @@ def _dims(c: ci.Cursor) -> list[ci.Cursor]:
             return _dims(args[0])
         return args
     if s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
-        init = next((k for k in s.referenced.get_children() if k.kind.is_expression()), None)
+        init = next((k for k in child_list(s.referenced) if k.kind.is_expression()), None)
         if init is not None and s.referenced.type.get_canonical().spelling.endswith("dim3"):
             return _dims(init)
         if init is not None and s.referenced.extent.start.file is not None:
@@ -95,7 +96,7 @@ def _floor(c: ci.Cursor, conv: Converter, scope: Scope, depth: int = 0) -> Floor
     from boundcheck.symbolic import floor_division
     s = strip(c)
     if s.kind == K.DECL_REF_EXPR and depth < 4 and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
-        init = next((k for k in s.referenced.get_children() if k.kind.is_expression()), None)
+        init = next((k for k in child_list(s.referenced) if k.kind.is_expression()), None)
         if init is not None:
             return _floor(init, conv, scope, depth + 1)
     return floor_division(conv.expr(s, scope), conv.src.span(s), ("/",))

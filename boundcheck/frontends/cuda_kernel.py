@@ -30,7 +30,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
-from boundcheck.frontends.cuda_parse import Source, binary_op, unary_op
+from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, preorder, unary_op
 from boundcheck.model import (
     UNKNOWN_PADDING,
     Access,
@@ -165,14 +165,15 @@ class KernelBuilder:
                 scope.kinds[p.spelling] = Kind.EXTENT
             else:
                 scope.kinds[p.spelling] = Kind.OTHER
-        body = next((k for k in self.fn.get_children() if k.kind == K.COMPOUND_STMT), None)
+        body = next((k for k in child_list(self.fn) if k.kind == K.COMPOUND_STMT), None)
         if body is not None:
             self.state = self.stmt(body, self.state)
             self._finish(body)
         return self.kernel
 
     def _finish(self, body: ci.Cursor) -> None:
-        barriers = [(c.extent.start.offset, self.src.span(c)) for c in body.walk_preorder()
+        nodes = [c for c in preorder(body) if c.kind in (K.BINARY_OPERATOR, K.CALL_EXPR, K.STATIC_ASSERT)]
+        barriers = [(c.extent.start.offset, self.src.span(c)) for c in nodes
                     if c.kind == K.CALL_EXPR and c.spelling in _BARRIERS]
         for offset, end, ex in self.exits:
             after = tuple(s for o, s in barriers if offset < o < end)
@@ -180,7 +181,7 @@ class KernelBuilder:
         self._element_loops()
         for rec in self.recs:
             self.kernel.accesses.append(self._access(rec))
-        for c in body.walk_preorder():
+        for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
                 kids = children(c)
                 if len(kids) == 2:
@@ -246,11 +247,11 @@ class KernelBuilder:
         self.cur = st
         kind = c.kind
         if kind == K.COMPOUND_STMT:
-            for k in c.get_children():
+            for k in child_list(c):
                 st = self.stmt(k, st)
             return st
         if kind == K.DECL_STMT:
-            for d in c.get_children():
+            for d in child_list(c):
                 if d.kind == K.VAR_DECL:
                     self.decl(d, st)
             return st
@@ -259,7 +260,7 @@ class KernelBuilder:
         if kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT):
             return self.loop(c, st)
         if kind in (K.RETURN_STMT, K.NULL_STMT, K.BREAK_STMT, K.CONTINUE_STMT):
-            for k in c.get_children():
+            for k in child_list(c):
                 self.conv.expr(k, st.scope)
             return st
         if kind == K.STATIC_ASSERT:
@@ -279,7 +280,7 @@ class KernelBuilder:
                 self.increment(kids[0], "+=" if "+" in unary_op(c) else "-=", st)
             return st
         if kind.is_statement():  # attributed (#pragma unroll), labelled, switch, …
-            for k in c.get_children():
+            for k in child_list(c):
                 st = self.stmt(k, st) if k.kind.is_statement() else self._expr_stmt(k, st)
             return st
         return self._expr_stmt(c, st)
@@ -297,7 +298,7 @@ class KernelBuilder:
     def decl(self, d: ci.Cursor, st: State) -> None:
         self.cur = st
         name, t = d.spelling, d.type.get_canonical()
-        if any(k.kind == K.CUDASHARED_ATTR for k in d.get_children()):
+        if any(k.kind == K.CUDASHARED_ATTR for k in child_list(d)):
             self.shared.add(name)
             size = _size(t.get_array_element_type()) if t.kind in (
                 ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY) else _size(t)
@@ -306,7 +307,7 @@ class KernelBuilder:
             size = _size(t) or size
             st.ptrs[name] = Ref(name, Space.SHARED, Num(0), size, size)
             return
-        init = next((k for k in d.get_children() if k.kind.is_expression() or k.kind == K.UNEXPOSED_EXPR), None)
+        init = next((k for k in child_list(d) if k.kind.is_expression() or k.kind == K.UNEXPOSED_EXPR), None)
         if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
             return  # a per-thread register array: not memory the rules reason about
         if init is None:
@@ -417,7 +418,7 @@ class KernelBuilder:
             rec = self.recs[r]
             if rec.kind is AccessKind.READ and rec.space is Space.SHARED:
                 ids |= st.taint.get(rec.buffer, frozenset())
-        for c in rhs.walk_preorder():
+        for c in preorder(rhs):
             if c.kind == K.DECL_REF_EXPR and c.spelling in st.taint:
                 ids |= st.taint[c.spelling]
         return frozenset(i for i in ids if self.recs[i].kind is not AccessKind.WRITE or
@@ -425,7 +426,7 @@ class KernelBuilder:
 
     def _reduction(self, name: str, op: str, rhs: ci.Cursor) -> tuple[Reduction | None, tuple[str, ...]]:
         r = strip(rhs)
-        calls = {c.spelling for c in rhs.walk_preorder() if c.kind == K.CALL_EXPR}
+        calls = {c.spelling for c in preorder(rhs) if c.kind == K.CALL_EXPR}
         via = ("exp",) if calls & _EXP else ()
         if op in ("+=", "-="):
             return (Reduction.DOT if _is_product(r) else Reduction.SUM), via
@@ -433,7 +434,7 @@ class KernelBuilder:
             return Reduction.PROD, via
         if op != "=":
             return None, ()
-        refs_self = any(c.kind == K.DECL_REF_EXPR and c.spelling == name for c in rhs.walk_preorder())
+        refs_self = any(c.kind == K.DECL_REF_EXPR and c.spelling == name for c in preorder(rhs))
         if r.kind == K.CALL_EXPR and refs_self:
             if r.spelling in _MAX:
                 return Reduction.MAX, via
@@ -487,7 +488,7 @@ class KernelBuilder:
             return
         helper = self.helpers.get(name)
         if helper is not None and self.inline_depth < 3:
-            body = next((k for k in helper.get_children() if k.kind == K.COMPOUND_STMT), None)
+            body = next((k for k in child_list(helper) if k.kind == K.COMPOUND_STMT), None)
             if body is not None:
                 inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, {})
                 for p, a in zip(params(helper), args):
@@ -538,7 +539,7 @@ class KernelBuilder:
 
     def if_stmt(self, c: ci.Cursor, st: State) -> State:
         self.cur = st
-        kids = [k for k in c.get_children() if k.kind != K.DECL_STMT]
+        kids = [k for k in child_list(c) if k.kind != K.DECL_STMT]
         if len(kids) < 2:
             return st
         cond, then = kids[0], kids[1]
@@ -627,10 +628,10 @@ class KernelBuilder:
         var, start = None, None
         if init is not None:
             if init.kind == K.DECL_STMT:
-                d = next((k for k in init.get_children() if k.kind == K.VAR_DECL), None)
+                d = next((k for k in child_list(init) if k.kind == K.VAR_DECL), None)
                 if d is not None:
                     var = d.spelling
-                    e = next((k for k in d.get_children() if k.kind.is_expression()), None)
+                    e = next((k for k in child_list(d) if k.kind.is_expression()), None)
                     start = self.conv.expr(e, st.scope) if e is not None else Num(0)
             else:
                 s = strip(init)
@@ -692,7 +693,7 @@ class KernelBuilder:
     def _step(self, name: str, cursors: list[ci.Cursor], st: State) -> Expr | None:
         """What ``name`` is advanced by per iteration (``+= e``, ``= name + e``, ``++``)."""
         for c in cursors:
-            for k in c.walk_preorder():
+            for k in _assignments(c):
                 if k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "post++"):
                     kids = children(k)
                     if kids and strip(kids[0]).kind == K.DECL_REF_EXPR and strip(kids[0]).spelling == name:
@@ -747,7 +748,7 @@ class KernelBuilder:
             return st.ptrs.get(c.spelling)
         if kind in (K.CXX_REINTERPRET_CAST_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.UNEXPOSED_EXPR,
                     K.CXX_CONST_CAST_EXPR, K.PAREN_EXPR):
-            kids = [k for k in c.get_children() if k.kind != K.TYPE_REF]
+            kids = [k for k in child_list(c) if k.kind != K.TYPE_REF]
             inner = self.resolve(kids[-1], st) if kids else None
             t = c.type.get_canonical()
             if inner is None or t.kind != ci.TypeKind.POINTER:
@@ -982,25 +983,46 @@ def _exit_statement(c: ci.Cursor) -> ci.Cursor | None:
     return c if c.kind in (K.RETURN_STMT, K.CONTINUE_STMT, K.BREAK_STMT) else None
 
 
+def _assignments(c: ci.Cursor) -> list[ci.Cursor]:
+    """The assignments and increments in ``c``'s subtree, in source order. Cached per cursor and
+    built bottom-up, so nested loops (each asking for its body's) cost one walk in all."""
+    try:
+        return c._bc_assigns
+    except AttributeError:
+        pass
+    stack: list[tuple[ci.Cursor, bool]] = [(c, False)]
+    while stack:
+        node, done = stack.pop()
+        if hasattr(node, "_bc_assigns"):
+            continue
+        if not done:
+            stack.append((node, True))
+            stack.extend((k, False) for k in child_list(node))
+            continue
+        kind = node.kind
+        own = kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(node) in _ASSIGN \
+            or kind == K.UNARY_OPERATOR and unary_op(node) in ("++", "--", "post++", "post--")
+        node._bc_assigns = ([node] if own else []) + [a for k in child_list(node) for a in k._bc_assigns]
+    return c._bc_assigns
+
+
 def _assigned_names(c: ci.Cursor) -> set[str]:
     out = set()
-    for k in c.walk_preorder():
-        target = None
-        if k.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(k) in _ASSIGN or k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "--", "post++", "post--"):
-            kids = children(k)
-            target = strip(kids[0]) if kids else None
+    for k in _assignments(c):
+        kids = children(k)
+        target = strip(kids[0]) if kids else None
         if target is not None and target.kind == K.DECL_REF_EXPR:
             out.add(target.spelling)
     return out
 
 
 def _helper_reduction(fn: ci.Cursor) -> Reduction | None:
-    calls = {c.spelling for c in fn.walk_preorder() if c.kind == K.CALL_EXPR}
+    calls = {c.spelling for c in preorder(fn) if c.kind == K.CALL_EXPR}
     if calls & _MAX:
         return Reduction.MAX
     if calls & _MIN:
         return Reduction.MIN
-    if any(c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+=" for c in fn.walk_preorder()):
+    if any(c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+=" for c in preorder(fn)):
         return Reduction.SUM
     return None
 

@@ -9,7 +9,7 @@ import json
 import os
 import re
 import shlex
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,6 +24,7 @@ BASE_ARGS = [
     "--cuda-path=/nonexistent", "-nostdinc", "-w", "-ferror-limit=0", "-include", STUB_NAME,
 ]
 MAX_REPARSES = 6
+MAX_SCANNED = 64
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 
@@ -75,6 +76,36 @@ def evaluate(cursor: ci.Cursor) -> int | float | None:
         dispose(result)
 
 
+def child_list(c: ci.Cursor) -> list[ci.Cursor]:
+    """A cursor's children, computed once per cursor object: the walkers ask for the same
+    children many times, and each libclang visit costs a ctypes callback per child. The list is
+    shared; do not mutate it."""
+    try:
+        return c._bc_kids
+    except AttributeError:
+        pass
+    out: list[ci.Cursor] = []
+    tu = c._tu
+
+    def visit(child: ci.Cursor, _parent: ci.Cursor, _data: object) -> int:
+        child._tu = tu
+        out.append(child)
+        return 1  # CXChildVisit_Continue
+
+    ci.conf.lib.clang_visitChildren(c, ci.callbacks["cursor_visit"](visit), out)
+    c._bc_kids = out
+    return out
+
+
+def preorder(c: ci.Cursor):
+    """Pre-order traversal over :func:`child_list` (the cursor itself first)."""
+    stack = [c]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(child_list(node)))
+
+
 def binary_op(cursor: ci.Cursor) -> str:
     return _BINARY.get(_op_functions()[0](cursor), "?")
 
@@ -92,20 +123,38 @@ class Token:
     col: int
 
 
-class Source:
-    """The main file's text, tokens and offset ↔ (line, column) conversions."""
+# The main file's tokens, lexed here rather than through libclang's ``get_tokens`` (one ctypes
+# object per token, a third of the analysis time): comments and whitespace are skipped, and
+# literals, identifiers and punctuators come out as clang's raw lexer spells them.
+_LEX = re.compile(rb"""
+    (?>(?:\xef\xbb\xbf|\s|\\\n|//[^\n]*|/\*.*?\*/)*)                      # BOM, whitespace, continuations, comments
+    (?P<tok>
+      (?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)"    # raw string
+    | (?:u8|[uUL])?"(?:\\.|[^"\\\n])*"                         # string
+    | (?:u8|[uUL])?'(?:\\.|[^'\\\n])*'                         # character
+    | \.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*        # pp-number
+    | [A-Za-z_$][A-Za-z0-9_$]*                                    # identifier
+    | <<<|>>>|>>=|<<=|\.\.\.|->\*|<=>|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&^|]=|::|\#\#|\.\*
+    | \S)?""", re.VERBOSE | re.DOTALL)
 
-    def __init__(self, path: str, text: str, tu: ci.TranslationUnit) -> None:
+
+class Source:
+    """The main file's text, tokens and offset ↔ (line, column) conversions. Tokens are kept as
+    byte spans and made into :class:`Token` objects only when asked for."""
+
+    def __init__(self, path: str, text: str) -> None:
         self.path, self.text = path, text
         self.data = text.encode("utf-8", errors="replace")
         self.line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
-        self.tokens: list[Token] = []
-        extent = tu.get_extent(path, (0, len(self.data)))
-        for t in tu.get_tokens(extent=extent):
-            loc = t.location
-            start = loc.offset
-            self.tokens.append(Token(start, start + len(t.spelling.encode()), t.spelling, loc.line, loc.column))
-        self.offsets = [t.offset for t in self.tokens]
+        spans = [m.span("tok") for m in _LEX.finditer(self.data) if m.start("tok") >= 0]
+        self.offsets = [a for a, _ in spans]
+        self.ends = [b for _, b in spans]
+
+    def _token(self, i: int) -> Token:
+        start, end = self.offsets[i], self.ends[i]
+        line = bisect_right(self.line_starts, start)
+        return Token(start, end, self.data[start:end].decode("utf-8", errors="replace"), line,
+                     start - self.line_starts[line - 1] + 1)
 
     def col(self, line: int, byte_col: int) -> int:
         """0-based code-point column from libclang's 1-based byte column."""
@@ -124,15 +173,10 @@ class Source:
 
     def token_at(self, offset: int) -> Token | None:
         i = bisect_left(self.offsets, offset)
-        return self.tokens[i] if i < len(self.tokens) and self.tokens[i].offset == offset else None
+        return self._token(i) if i < len(self.offsets) and self.offsets[i] == offset else None
 
     def tokens_between(self, start: int, end: int) -> list[Token]:
-        i = bisect_left(self.offsets, start)
-        out = []
-        while i < len(self.tokens) and self.tokens[i].offset < end:
-            out.append(self.tokens[i])
-            i += 1
-        return out
+        return [self._token(i) for i in range(bisect_left(self.offsets, start), bisect_left(self.offsets, end))]
 
     def token_span(self, tok: Token) -> Span:
         return Span(tok.line, self.col(tok.line, tok.col), tok.line,
@@ -206,19 +250,32 @@ def _include_dirs(args: list[str]) -> list[str]:
 
 
 def _missing_includes(path: str, source: str, dirs: list[str]) -> tuple[set[str], list[str]]:
-    """Includes that no -I directory (or, for quotes, the file's own) can answer, and the
-    project directories that answer the rest (see :func:`_project_dir`)."""
-    here = os.path.dirname(os.path.abspath(path))
-    missing, found = set(), []
-    for quote, name in _INCLUDE.findall(source):
-        search = ([here] if quote == '"' else []) + dirs
-        if any(os.path.isfile(os.path.join(d, name)) for d in search):
-            continue
-        d = _project_dir(here, name) if quote == '"' else None
-        if d is None:
-            missing.add(name)
-        elif d not in found:
-            found.append(d)
+    """Includes that no -I directory (or, for quotes, the including file's own) can answer, and
+    the project directories that answer the rest (see :func:`_project_dir`). Headers that are
+    found are scanned in turn (text only, up to ``MAX_SCANNED`` of them), so that their missing
+    includes get empty headers before the first parse instead of one re-parse each."""
+    missing: set[str] = set()
+    found: list[str] = []
+    queue, seen = [(os.path.dirname(os.path.abspath(path)), source)], set()
+    while queue:
+        here, text = queue.pop()
+        for quote, name in _INCLUDE.findall(text):
+            search = ([here] if quote == '"' else []) + dirs + found
+            hit = next((os.path.join(d, name) for d in search if os.path.isfile(os.path.join(d, name))), None)
+            if hit is None and quote == '"' and (d := _project_dir(here, name)) is not None:
+                found.append(d)
+                hit = os.path.join(d, name)
+            if hit is None:
+                missing.add(name)
+                continue
+            hit = os.path.normpath(hit)
+            if hit not in seen and len(seen) < MAX_SCANNED:
+                seen.add(hit)
+                try:
+                    with open(hit, encoding="utf-8", errors="replace") as f:
+                        queue.append((os.path.dirname(hit), f.read()))
+                except OSError:
+                    pass
     return missing, found
 
 
@@ -279,4 +336,4 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
         loc = d.location
         if d.severity >= ci.Diagnostic.Error and loc.file is not None and loc.file.name == path:
             diags.append((d.severity, loc.line, loc.column, d.spelling))
-    return Parsed(tu, Source(path, text, tu), diags, sorted(missing))
+    return Parsed(tu, Source(path, text), diags, sorted(missing))
