@@ -15,7 +15,7 @@ import clang.cindex as ci
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
 from boundcheck.frontends.cuda_host import HostLaunch, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
-from boundcheck.frontends.cuda_parse import Parsed, child_list, parse
+from boundcheck.frontends.cuda_parse import Parsed, child_list, first, in_main_file, last, parse
 from boundcheck.model import Divisibility, Kernel, Language, Module, Span
 
 K = ci.CursorKind
@@ -39,16 +39,15 @@ def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> 
     return module
 
 
-def _functions(cursor: ci.Cursor, path: str) -> list[ci.Cursor]:
+def _functions(cursor: ci.Cursor) -> list[ci.Cursor]:
     out = []
     for c in child_list(cursor):
         if c.kind not in _SCOPES and c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
             continue
-        loc = c.location
-        if loc.file is None or loc.file.name != path:
+        if not in_main_file(c):
             continue
         if c.kind in _SCOPES:
-            out += _functions(c, path)
+            out += _functions(c)
         elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and c.is_definition():
             out.append(c)
     return out
@@ -59,15 +58,15 @@ def _is_kernel(fn: ci.Cursor) -> bool:
 
 
 def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
-    src, path = parsed.source, module.path
+    src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")}
-    fns = _functions(parsed.tu.cursor, path)
+    fns = _functions(parsed.tu.cursor)
     helpers = {f.spelling: f for f in fns if not _is_kernel(f)}
     conv = Converter(src, macros, helpers)
     file_contracts: list[Divisibility] = []
     for c in child_list(parsed.tu.cursor):
-        if c.kind == K.STATIC_ASSERT and c.location.file is not None and c.location.file.name == path:
+        if c.kind == K.STATIC_ASSERT and in_main_file(c):
             kids = list(child_list(c))
             if kids:
                 file_contracts += divisibility(conv, kids[0], Scope(), "static_assert")
@@ -135,7 +134,7 @@ def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
 
 def _errors(module: Module, parsed: Parsed, kernels: dict[str, tuple[ci.Cursor, Kernel]]) -> None:
     """BC001 for what was lost: errors inside a kernel, and fatal errors anywhere."""
-    ranges = [(fn.extent.start.line, fn.extent.end.line, name) for name, (fn, _) in kernels.items()]
+    ranges = [(first(fn).line, last(fn).line, name) for name, (fn, _) in kernels.items()]
     reported: set[str] = set()
     for severity, line, col, text in parsed.diagnostics:
         inside = next((name for a, b, name in ranges if a <= line <= b), None)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, evaluate, unary_op
+from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, evaluate, first, last, unary_op
 from boundcheck.model import Span
 from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, Sym
 
@@ -99,11 +99,11 @@ class Converter:
     # --- names -------------------------------------------------------------------------------
     def macro_name(self, c: ci.Cursor) -> str | None:
         """The object-like macro this cursor is the whole expansion of, if any."""
-        ext = c.extent
-        tok = self.src.token_at(ext.start.offset) if ext.start.file is not None else None
+        start = first(c)
+        tok = self.src.token_at(start.offset) if start.file is not None else None
         if tok is None or tok.text not in self.macros:
             return None
-        return tok.text if ext.end.offset <= tok.end else None
+        return tok.text if last(c).offset <= tok.end else None
 
     def name(self, c: ci.Cursor, scope: Scope) -> Expr:
         n = c.spelling
@@ -276,7 +276,7 @@ class Converter:
                      self.src.text_of(c))]
 
     def op_token(self, c: ci.Cursor, left: ci.Cursor, op: str):
-        start, end = left.extent.end.offset, c.extent.end.offset
+        start, end = last(left).offset, last(c).offset
         for tok in self.src.tokens_between(start, end):
             if tok.text == op:
                 return tok
@@ -314,7 +314,7 @@ def returned_expr(fn: ci.Cursor) -> ci.Cursor | None:
 
 
 def literal(c: ci.Cursor, src: Source) -> float | int | None:
-    tok = src.token_at(c.extent.start.offset) if c.extent.start.file is not None else None
+    tok = src.token_at(first(c).offset) if first(c).file is not None else None
     if tok is None or not tok.text[:1].isdigit() and tok.text[:1] != ".":
         return evaluate(c)
     text = tok.text.lower().rstrip("ful")
@@ -330,8 +330,8 @@ def literal(c: ci.Cursor, src: Source) -> float | int | None:
 def const_value(c: ci.Cursor, src: Source, macros: set[str]) -> float | None:
     """A constant padding value as written: literals, ``-INFINITY``, ``-FLT_MAX`` (as -inf)."""
     c = strip(c)
-    tok = src.token_at(c.extent.start.offset) if c.extent.start.file is not None else None
-    if tok is not None and tok.text in _LIMIT_MACROS and c.extent.end.offset <= tok.end:
+    tok = src.token_at(first(c).offset) if first(c).file is not None else None
+    if tok is not None and tok.text in _LIMIT_MACROS and last(c).offset <= tok.end:
         return _LIMIT_MACROS[tok.text]
     if c.kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL):
         v = literal(c, src)

@@ -9,7 +9,7 @@ import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import divisibility
-from boundcheck.frontends.cuda_parse import child_list, preorder
+from boundcheck.frontends.cuda_parse import child_list, first, preorder
 from boundcheck.model import Divisibility, FloorDiv, Launch
 from boundcheck.symbolic import Kind, render
 
@@ -53,7 +53,7 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
             config = next((k for k in kids[1:2] if k.kind == K.CALL_EXPR and k.spelling in _CONFIG), None)
             if config is None:
                 continue
-            cargs = [a for a in config.get_arguments() if a.extent.start.line > 0]
+            cargs = [a for a in config.get_arguments() if first(a).line > 0]
             floored = [(axis, d) for a in cargs[:1] for axis, d in _grid_dims(a, conv, scope)]
             grid = [d for _, d in floored]
             block = [render(conv.expr(d, scope)) for a in cargs[1:2] for d in _dims(a)]
@@ -70,7 +70,7 @@ def _dims(c: ci.Cursor) -> list[ci.Cursor]:
     """The written dimension expressions of a ``dim3`` argument (or of an integer)."""
     s = strip(c)
     if s.kind == K.CALL_EXPR and s.spelling == "dim3":
-        args = [a for a in s.get_arguments() if a.extent.start.line > 0]
+        args = [a for a in s.get_arguments() if first(a).line > 0]
         if len(args) == 1 and strip(args[0]).type.get_canonical().spelling.endswith("dim3"):
             return _dims(args[0])
         return args
@@ -78,7 +78,7 @@ def _dims(c: ci.Cursor) -> list[ci.Cursor]:
         init = next((k for k in child_list(s.referenced) if k.kind.is_expression()), None)
         if init is not None and s.referenced.type.get_canonical().spelling.endswith("dim3"):
             return _dims(init)
-        if init is not None and s.referenced.extent.start.file is not None:
+        if init is not None and first(s.referenced).file is not None:
             return [init]
     return [c]
 

@@ -30,7 +30,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
-from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, preorder, unary_op
+from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, first, last, preorder, unary_op
 from boundcheck.model import (
     UNKNOWN_PADDING,
     Access,
@@ -173,7 +173,7 @@ class KernelBuilder:
 
     def _finish(self, body: ci.Cursor) -> None:
         nodes = [c for c in preorder(body) if c.kind in (K.BINARY_OPERATOR, K.CALL_EXPR, K.STATIC_ASSERT)]
-        barriers = [(c.extent.start.offset, self.src.span(c)) for c in nodes
+        barriers = [(first(c).offset, self.src.span(c)) for c in nodes
                     if c.kind == K.CALL_EXPR and c.spelling in _BARRIERS]
         for offset, end, ex in self.exits:
             after = tuple(s for o, s in barriers if offset < o < end)
@@ -550,10 +550,10 @@ class KernelBuilder:
         exit_stmt = _exit_statement(then)
         if exit_stmt is not None and other is None:
             if any(g.boundary for g in neg):
-                end = self.region_end.get(exit_stmt.kind, self.fn.extent.end.offset) if hasattr(
-                    self, "region_end") else self.fn.extent.end.offset
+                end = self.region_end.get(exit_stmt.kind, last(self.fn).offset) if hasattr(
+                    self, "region_end") else last(self.fn).offset
                 word = {K.RETURN_STMT: "return", K.CONTINUE_STMT: "continue", K.BREAK_STMT: "break"}[exit_stmt.kind]
-                self.exits.append((exit_stmt.extent.start.offset, end, Exit(
+                self.exits.append((first(exit_stmt).offset, end, Exit(
                     self.src.span(exit_stmt), word, self.src.text_of(cond), ())))
             st.guards = st.guards + tuple(replace(g, exit=True) for g in neg)
             return st
@@ -663,7 +663,7 @@ class KernelBuilder:
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == Sym(var, Kind.LOOP) and a.op == "<":
                     trip = floor_division(a.right, header, ("/",))
-        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=body.extent.end.line)
+        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line)
         self.kernel.loops.append(loop)
         if var is not None:
             self.loops[var] = loop
@@ -673,8 +673,8 @@ class KernelBuilder:
         st.guards = st.guards + tuple(replace(g, stride=strided) for g in self.guards_of(atoms))
         self.cur = st
         saved = getattr(self, "region_end", {})
-        self.region_end = {**saved, K.CONTINUE_STMT: body.extent.end.offset,
-                           K.BREAK_STMT: self.fn.extent.end.offset}
+        self.region_end = {**saved, K.CONTINUE_STMT: last(body).offset,
+                           K.BREAK_STMT: last(self.fn).offset}
         try:
             st = self.stmt(body, st)
         finally:
@@ -717,11 +717,11 @@ class KernelBuilder:
 
     def _for_parts(self, c: ci.Cursor, kids: list[ci.Cursor]):
         body = kids[-1]
-        semis = [t.offset for t in self.src.tokens_between(c.extent.start.offset, body.extent.start.offset)
+        semis = [t.offset for t in self.src.tokens_between(first(c).offset, first(body).offset)
                  if t.text == ";"]
         init = cond = inc = None
         for k in kids[:-1]:
-            o = k.extent.start.offset
+            o = first(k).offset
             if len(semis) >= 2 and o < semis[0] or (len(semis) < 2 and k.kind == K.DECL_STMT):
                 init = k
             elif len(semis) >= 2 and o < semis[1]:
@@ -731,7 +731,7 @@ class KernelBuilder:
         return init, cond, inc
 
     def _header_span(self, c: ci.Cursor, body: ci.Cursor) -> Span:
-        toks = self.src.tokens_between(c.extent.start.offset, body.extent.start.offset)
+        toks = self.src.tokens_between(first(c).offset, first(body).offset)
         closing = [t for t in toks if t.text == ")"]
         start = self.src.span(c)
         if not closing or c.kind == K.DO_STMT:
@@ -1052,13 +1052,13 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str) -> li
 
 def assume_comments(src: Source, fn: ci.Cursor) -> list[Divisibility]:
     """``// boundcheck: assume K % TILE == 0`` inside the kernel or on the lines just above it."""
-    start, end = fn.extent.start.line, fn.extent.end.line
+    start, end = first(fn).line, last(fn).line
     lines = src.text.splitlines()
     out = []
-    first = start - 1
-    while first > 0 and lines[first - 1].strip().startswith(("//", "template", "__launch_bounds__")):
-        first -= 1
-    for n in range(max(first, 1), min(end, len(lines)) + 1):
+    top = start - 1
+    while top > 0 and lines[top - 1].strip().startswith(("//", "template", "__launch_bounds__")):
+        top -= 1
+    for n in range(max(top, 1), min(end, len(lines)) + 1):
         m = _ASSUME.search(lines[n - 1])
         if m:
             out += [Divisibility(a, b, "assume comment") for a, b in _DIVISIBLE.findall(m.group(1))]

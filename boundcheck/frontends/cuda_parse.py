@@ -97,6 +97,39 @@ def child_list(c: ci.Cursor) -> list[ci.Cursor]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _from_main_file() -> object:
+    fn = ci.conf.lib.clang_Location_isFromMainFile
+    fn.argtypes, fn.restype = [ci.SourceLocation], ctypes.c_int
+    return fn
+
+
+def in_main_file(c: ci.Cursor) -> bool:
+    """Whether ``c`` is declared in the parsed file itself: one libclang call, where asking for
+    the location's file name costs a file object and a string per top-level declaration of the
+    stub and every header."""
+    return bool(_from_main_file()(c.location))
+
+
+def first(c: ci.Cursor) -> ci.SourceLocation:
+    """Where ``c``'s extent starts, kept on the cursor: a fresh location from libclang would
+    recompute its file, line, column and offset on every use."""
+    try:
+        return c._bc_first
+    except AttributeError:
+        c._bc_first = c.extent.start
+        return c._bc_first
+
+
+def last(c: ci.Cursor) -> ci.SourceLocation:
+    """Where ``c``'s extent ends (see :func:`first`)."""
+    try:
+        return c._bc_last
+    except AttributeError:
+        c._bc_last = c.extent.end
+        return c._bc_last
+
+
 def preorder(c: ci.Cursor):
     """Pre-order traversal over :func:`child_list` (the cursor itself first)."""
     stack = [c]
@@ -114,7 +147,7 @@ def unary_op(cursor: ci.Cursor) -> str:
     return _UNARY.get(_op_functions()[1](cursor), "?")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Token:
     offset: int
     end: int
@@ -149,12 +182,16 @@ class Source:
         spans = [m.span("tok") for m in _LEX.finditer(self.data) if m.start("tok") >= 0]
         self.offsets = [a for a, _ in spans]
         self.ends = [b for _, b in spans]
+        self._made: dict[int, Token] = {}
 
     def _token(self, i: int) -> Token:
-        start, end = self.offsets[i], self.ends[i]
-        line = bisect_right(self.line_starts, start)
-        return Token(start, end, self.data[start:end].decode("utf-8", errors="replace"), line,
-                     start - self.line_starts[line - 1] + 1)
+        tok = self._made.get(i)
+        if tok is None:
+            start, end = self.offsets[i], self.ends[i]
+            line = bisect_right(self.line_starts, start)
+            tok = self._made[i] = Token(start, end, self.data[start:end].decode("utf-8", errors="replace"),
+                                        line, start - self.line_starts[line - 1] + 1)
+        return tok
 
     def col(self, line: int, byte_col: int) -> int:
         """0-based code-point column from libclang's 1-based byte column."""
@@ -164,8 +201,7 @@ class Source:
         return len(self.data[start:start + max(byte_col - 1, 0)].decode("utf-8", errors="replace"))
 
     def span(self, cursor: ci.Cursor) -> Span:
-        ext = cursor.extent
-        s, e = ext.start, ext.end
+        s, e = first(cursor), last(cursor)
         if s.line <= 0:
             return Span(1, 0, 1, 0)
         end_line, end_col = (e.line, e.column) if e.line >= s.line else (s.line, s.column)
@@ -183,9 +219,8 @@ class Source:
                     self.col(tok.line, tok.col + len(tok.text.encode())))
 
     def text_of(self, cursor: ci.Cursor) -> str:
-        ext = cursor.extent
-        a, b = ext.start.offset, ext.end.offset
-        if ext.start.file is None or b <= a:
+        a, b = first(cursor).offset, last(cursor).offset
+        if first(cursor).file is None or b <= a:
             return ""
         return self.data[a:b].decode("utf-8", errors="replace")
 
