@@ -395,7 +395,7 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
     idx_kinds = set().union(*(_term_kinds(t) for t in variable(idx_terms)))
     lim_kinds = set().union(*(_term_kinds(t) for t in lim_var))
     local = not ({Kind.PROGRAM, Kind.LOOP} & (idx_kinds | lim_kinds))
-    is_extent = bool(lim_kinds - {Kind.CONST}) or _mentions_const_extent(lim_var)
+    is_extent = (bool(lim_kinds - {Kind.CONST}) or _mentions_const_extent(lim_var)) and not _is_position(lim_var)
     if op == "<" and len(variable(idx_terms)) == 1 and not constant(idx_terms) and not constant(lim_terms):
         only = variable(idx_terms)[0]
         if only.coeff == 1 and len(only.factors) == 1 and _tile_of(render(only.factors[0])) == terms_text(lim_var):
@@ -409,6 +409,14 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds),
         ))
     return out
+
+
+def _is_position(lim: list[Term]) -> bool:
+    """A limit every growing term of which moves with the program (``j <= own_pos`` where
+    ``own_pos = row % T`` of this block's row) is a position, as in a causal mask: reaching it is
+    intended, and it is not the size of anything. ``M - pid * BLOCK`` still has the extent ``M``."""
+    grow = [t for t in lim if t.coeff > 0]
+    return bool(grow) and all(Kind.PROGRAM in _term_kinds(t) for t in grow)
 
 
 def _mentions_const_extent(lim: list[Term]) -> bool:

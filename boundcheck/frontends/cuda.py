@@ -9,6 +9,7 @@ read into BC001 errors. It never raises on input.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import clang.cindex as ci
 
@@ -71,15 +72,23 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             if kids:
                 file_contracts += divisibility(conv, kids[0], Scope(), "static_assert")
     kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
+    grid_stride: set[str] = set()
     for fn in fns:
         if _is_kernel(fn):
-            kernel = KernelBuilder(fn, src, macros, helpers, file_contracts).build()
+            builder = KernelBuilder(fn, src, macros, helpers, file_contracts)
+            kernel = builder.build()
             module.kernels.append(kernel)
             kernels[fn.spelling] = (fn, kernel)
+            if builder.grid_stride:
+                grid_stride.add(fn.spelling)
     by_kernel: dict[str, list[HostLaunch]] = {}
     for fn in fns:
         if not _is_kernel(fn):
             for hl in launches_in(fn, conv):
+                if hl.launch.kernel in grid_stride:
+                    # a grid-stride kernel covers its extent with any grid (one sized from the
+                    # hardware, say): a floored grid drops nothing
+                    hl = replace(hl, launch=replace(hl.launch, grid=()), grid_axes=())
                 module.launches.append(hl.launch)
                 if hl.launch.kernel in kernels:
                     _host_contracts(hl, *kernels[hl.launch.kernel])

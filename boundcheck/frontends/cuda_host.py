@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import clang.cindex as ci
@@ -16,6 +17,7 @@ from boundcheck.symbolic import Kind, render
 K = ci.CursorKind
 _CONFIG = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
 _ASSERTS = {"__bc_assert", "__assert_fail", "__assert_rtn", "_assert"}
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclass
@@ -63,9 +65,19 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
             names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
             targs = [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
                      if k.kind == K.INTEGER_LITERAL]
-            out.append(HostLaunch(Launch(c.spelling, conv.src.span(c), tuple(grid), tuple(facts)), names, targs,
+            out.append(HostLaunch(Launch(_kernel_name(c, kids, conv), conv.src.span(c), tuple(grid), tuple(facts)), names, targs,
                                   block[0] if block else "", tuple(block), tuple(a for a, _ in floored)))
     return out
+
+
+def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str:
+    """The launched kernel: the call's name, or, where the call depends on a template parameter
+    (libclang leaves it unnamed), the last identifier of its callee as written
+    (``ns::kernel<T>`` → ``kernel``)."""
+    if call.spelling or not kids:
+        return call.spelling
+    names = _IDENT.findall(conv.src.text_of(kids[0]).split("<", 1)[0])
+    return names[-1] if names else ""
 
 
 def _dims(c: ci.Cursor) -> list[ci.Cursor]:

@@ -100,6 +100,7 @@ class Guard:
     boundary: bool  # the limit is a runtime extent (not a loop variable or a literal)
     exit: bool = False  # from an early exit: threads that fail it are gone (BC303's concern)
     stride: bool = False  # a block / grid-stride loop's condition: its stores cover [start, limit)
+    grid_stride: bool = False  # ... of a loop stepping by gridDim: any grid covers [start, limit)
 
 
 @dataclass
@@ -151,6 +152,7 @@ class KernelBuilder:
         self.compound = False
         self.exits: list[tuple[int, int, Exit]] = []  # (offset, region end, exit)
         self.inline_depth = 0
+        self.grid_stride = False  # every tiled global access is inside a grid-stride loop
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -179,6 +181,8 @@ class KernelBuilder:
             after = tuple(s for o, s in barriers if offset < o < end)
             self.kernel.exits.append(replace(ex, barriers_after=after))
         self._element_loops()
+        tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
+        self.grid_stride = bool(tiled) and all(any(g.grid_stride for g in r.guards) for r in tiled)
         for rec in self.recs:
             self.kernel.accesses.append(self._access(rec))
         for c in nodes:
@@ -650,9 +654,11 @@ class KernelBuilder:
                 old = st.scope.env[name]
                 st.scope.env[name] = Bin("+", old, _times(Sym(name, Kind.LOOP), step)) if lanes(old) \
                     else Sym(name, Kind.LOOP)
+        step_of_var: Expr = Num(0)
         if var is not None and start is not None:
             # a lane-started loop (grid / block stride) moves by its step: ``start + it * step``
             step = self._step(var, updates, st)
+            step_of_var = step if step is not None else Num(0)
             it = _times(Sym(var, Kind.LOOP), step)
             st.scope.env[var] = Bin("+", start, it) if lanes(start) else it if start == Num(0) \
                 else Sym(var, Kind.LOOP)
@@ -670,7 +676,9 @@ class KernelBuilder:
         if cond is not None:
             self.visit_cond(cond, st.scope)
         strided = var is not None and start is not None and bool(lanes(start))
-        st.guards = st.guards + tuple(replace(g, stride=strided) for g in self.guards_of(atoms))
+        grid_stride = strided and any(s.name.startswith("gridDim.") for s in syms(step_of_var))
+        st.guards = st.guards + tuple(replace(g, stride=strided, grid_stride=grid_stride)
+                                      for g in self.guards_of(atoms))
         self.cur = st
         saved = getattr(self, "region_end", {})
         self.region_end = {**saved, K.CONTINUE_STMT: last(body).offset,

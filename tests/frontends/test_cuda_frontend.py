@@ -693,3 +693,75 @@ __global__ void store_tile(const float* a, float* c, int M, int N) {
 }
 """
     assert not [f for f in findings(src) if f[1] == "BC106"]
+
+
+CAUSAL_ROW = """\
+__global__ void causal_row_sum(const float* x, float* out, int rows, int T) {
+    int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    if (row >= rows * T) {
+        return;
+    }
+    int own_pos = row % T;
+    const float* r = x + row * T;
+    float s = 0.0f;
+    for (int j = threadIdx.x % 32; j <= own_pos; j += 32) {
+        s += r[j];
+    }
+    out[row] = s;
+}
+"""
+
+
+def test_a_causal_limit_derived_from_the_block_is_a_position_not_an_extent():
+    """`j <= own_pos` (own_pos = row % T, this block's row): reaching the position is intended;
+    the same `<=` against the extent T is still an off-by-one."""
+    assert findings(CAUSAL_ROW) == []
+    assert findings(CAUSAL_ROW.replace("j <= own_pos", "j <= T")) == [(9, "BC104")]
+
+
+GRID_STRIDE_HW_GRID = """\
+template <typename T>
+__global__ void sum_squares(float* out, const T* data, size_t count) {
+    size_t stride = blockDim.x * gridDim.x;
+    float acc = 0.0f;
+    for (size_t i = threadIdx.x + blockDim.x * blockIdx.x; i < count; i += stride) {
+        acc += (float)data[i] * (float)data[i];
+    }
+    atomicAdd(out, acc);
+}
+
+template <typename T>
+void launch(float* out, const T* data, size_t count, int block, int threads_per_sm, int sms) {
+    const int grid = threads_per_sm * sms / block;
+    sum_squares<<<grid, block>>>(out, data, count);
+}
+"""
+
+
+def test_a_grid_stride_kernel_does_not_need_its_grid_to_cover_the_extent():
+    """A grid sized from the hardware (threads per SM × SMs / block) for a kernel whose accesses
+    all sit in grid-stride loops drops nothing; the same floored grid for a one-element-per-thread
+    kernel is BC302 (and the launch is joined to the kernel through the template call)."""
+    assert findings(GRID_STRIDE_HW_GRID) == []
+    one_each = GRID_STRIDE_HW_GRID.replace(
+        "for (size_t i = threadIdx.x + blockDim.x * blockIdx.x; i < count; i += stride) {",
+        "size_t i = threadIdx.x + blockDim.x * blockIdx.x; if (i < count) {")
+    assert findings(one_each) == [(13, "BC302")]
+    assert [la.kernel for la in model(GRID_STRIDE_HW_GRID).launches] == ["sum_squares"]
+
+
+def test_includes_of_found_headers_are_answered_before_the_first_parse(tmp_path, monkeypatch):
+    """A local header's own missing includes get empty headers up front: one libclang parse."""
+    import clang.cindex as ci
+
+    (tmp_path / "common.h").write_text("#include <cuda_runtime.h>\n#include <stdio.h>\n"
+                                       '#include "deeper.h"\n')
+    (tmp_path / "deeper.h").write_text("#include <cublas_v2.h>\n#define TILE 32\n")
+    src = '#include "common.h"\n__global__ void k(float* x) { x[threadIdx.x % TILE] = 0.0f; }\n'
+    path = tmp_path / "k.cu"
+    path.write_text(src)
+    parses = []
+    real = ci.Index.parse
+    monkeypatch.setattr(ci.Index, "parse", lambda self, *a, **kw: parses.append(a) or real(self, *a, **kw))
+    m = model(src, str(path))
+    assert m.errors == [] and len(m.kernels) == 1 and len(parses) == 1
