@@ -246,6 +246,9 @@ class Exit:
     statement: str
     guard: str
     barriers_after: tuple[Span, ...]
+    # (extent, tile): when extent % tile == 0 every thread takes the exit at the same step (a
+    # loop over whole tiles of the extent), so the barrier is not divergent
+    uniform_if: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass

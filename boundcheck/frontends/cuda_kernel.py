@@ -56,6 +56,7 @@ from boundcheck.symbolic import (
     Num,
     Sym,
     bounds_of,
+    constant,
     dims_of,
     expand,
     floor_division,
@@ -558,7 +559,8 @@ class KernelBuilder:
                     self, "region_end") else last(self.fn).offset
                 word = {K.RETURN_STMT: "return", K.CONTINUE_STMT: "continue", K.BREAK_STMT: "break"}[exit_stmt.kind]
                 self.exits.append((first(exit_stmt).offset, end, Exit(
-                    self.src.span(exit_stmt), word, self.src.text_of(cond), ())))
+                    self.src.span(exit_stmt), word, self.src.text_of(cond), (),
+                    tuple(p for g in neg if g.boundary for p in [self._uniform_if(g)] if p))))
             st.guards = st.guards + tuple(replace(g, exit=True) for g in neg)
             return st
         self.logs.append({})
@@ -590,6 +592,28 @@ class KernelBuilder:
         for name, ref in then_st.ptrs.items():
             merged.ptrs.setdefault(name, ref)
         return merged
+
+    def _uniform_if(self, g: Guard) -> tuple[str, str] | None:
+        """``lane * f + i * S >= n`` with ``lane * f`` spanning exactly S (``(tid % 32) * 8 +
+        i * 256``): each step ``i`` covers one whole tile, so where ``n % S == 0`` every thread
+        crosses n at the same ``i``. Returns (n, S)."""
+        index = g.atom.left if lanes(g.atom.left) else g.atom.right
+        terms = variable(expand(index))
+        lane_terms = [t for t in terms if lanes(Call("", t.factors))]
+        steps = [t for t in terms if t not in lane_terms]
+        if len(lane_terms) != 1 or len(steps) != 1 or constant(expand(index)):
+            return None
+        (lane_t,), (step_t,) = lane_terms, steps
+        loop_vars = [f for f in step_t.factors if isinstance(f, Sym) and f.kind is Kind.LOOP and f.name in self.loops]
+        if len(loop_vars) != 1:
+            return None
+        lane = next(f for f in lane_t.factors if lanes(f))
+        tile = _lane_tile(lane)
+        if tile is None:
+            return None
+        span = _product(lane_t.coeff, [tile, *(render(f) for f in lane_t.factors if f is not lane)])
+        stride = _product(step_t.coeff, [render(f) for f in step_t.factors if f is not loop_vars[0]])
+        return (g.bound.limit, " * ".join(stride)) if sorted(span) == sorted(stride) else None
 
     def _pad(self, log: dict, other_log: dict, before: State) -> None:
         """Reads assigned on one branch take the value the other branch (or the earlier
@@ -665,7 +689,7 @@ class KernelBuilder:
             st.scope.consts.pop(var, None)
         atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
         trip = None
-        if var is not None and start == Num(0):
+        if var is not None and start is not None and (start == Num(0) or _per_warp(start)):
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == Sym(var, Kind.LOOP) and a.op == "<":
                     trip = floor_division(a.right, header, ("/",))
@@ -873,6 +897,36 @@ class KernelBuilder:
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
+
+
+def _lane_tile(lane: Expr) -> str | None:
+    """How many values a lane symbol takes: ``threadIdx.x % 32`` → 32, ``threadIdx.x`` → blockDim.x."""
+    if not isinstance(lane, Sym):
+        return None
+    if lane.name.startswith("threadIdx.") and " " not in lane.name:
+        return "blockDim." + lane.name.rsplit(".", 1)[1]
+    if lane.name.endswith(" % 32"):
+        return "32"
+    return None
+
+
+def _product(coeff: float, factors: list[str]) -> list[str]:
+    """Factors of ``coeff * f1 * f2 …`` with the numbers multiplied into one."""
+    num = coeff
+    rest = []
+    for f in factors:
+        if f.isdigit():
+            num *= int(f)
+        else:
+            rest.append(f)
+    return ([str(int(num))] if num != 1 else []) + sorted(rest)
+
+
+def _per_warp(start: Expr) -> bool:
+    """A counter started at the warp index (``for (i = warpId; i < n / T; i += warps)``) deals
+    the same tiles out over the warps: its limit counts tiles as one from 0 would."""
+    return not lanes(start) and kinds(start) == {Kind.PROGRAM} and all(
+        s.name.endswith(" / 32") for s in syms(start))
 
 
 def _times(it: Expr, step: Expr | None) -> Expr:

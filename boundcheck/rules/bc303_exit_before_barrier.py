@@ -14,7 +14,7 @@ class ExitBeforeBarrier(Rule):
 
     def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
         for exit_ in kernel.exits:
-            if not exit_.barriers_after:
+            if not exit_.barriers_after or _uniform(exit_.uniform_if, kernel):
                 continue
             barrier = exit_.barriers_after[0]
             yield self.finding(
@@ -25,3 +25,13 @@ class ExitBeforeBarrier(Rule):
                 f" barrier and guard only the loads and stores",
                 kernel,
             )
+
+
+def _uniform(pairs: tuple[tuple[str, str], ...], kernel: Kernel) -> bool:
+    """An exit all threads take together (its extent divides into the tiles it steps by)."""
+    return bool(pairs) and all(any(c.extent == extent and _factors(c.tile) == _factors(tile)
+                                   for c in kernel.contracts) for extent, tile in pairs)
+
+
+def _factors(product: str) -> list[str]:
+    return sorted(f.strip(" ()") for f in product.split("*"))

@@ -765,3 +765,59 @@ def test_includes_of_found_headers_are_answered_before_the_first_parse(tmp_path,
     monkeypatch.setattr(ci.Index, "parse", lambda self, *a, **kw: parses.append(a) or real(self, *a, **kw))
     m = model(src, str(path))
     assert m.errors == [] and len(m.kernels) == 1 and len(parses) == 1
+
+
+WARP_DEALT_TILES = """\
+#define TILE 256
+__global__ void warp_tiles(const float* x, float* y, int C) {
+    int warp = threadIdx.x / 32;
+    int lane = threadIdx.x % 32;
+    int warps = blockDim.x / 32;
+    int iters = C / TILE;
+    for (int i = warp; i < iters; i += warps) {
+        for (int k = 0; k < 8; k++) {
+            y[lane + i * TILE + k * 32] = 2.0f * x[lane + i * TILE + k * 32];
+        }
+    }
+}
+"""
+
+
+def test_tiles_dealt_out_over_warps_are_a_loop_over_tiles():
+    """`for (i = warp; i < C / TILE; i += warps)` counts tiles like a loop from 0: the floored
+    count is the defect (BC301 at the loop), and the accesses inside stay in bounds."""
+    assert findings(WARP_DEALT_TILES) == [(7, "BC301")]
+    ceil = WARP_DEALT_TILES.replace("C / TILE;", "(C + TILE - 1) / TILE;")
+    assert findings(ceil) == [(9, "BC101"), (9, "BC102")]
+
+
+WHOLE_TILE_EXIT = """\
+#include <assert.h>
+__global__ void staged(const float* x, float* y, int C) {
+    __shared__ float s[256];
+    int lane = threadIdx.x % 32;
+    int steps = (C + 255) / 256 + 2;
+    for (int i = 0; i < steps; i++) {
+        int g = lane * 8 + i * 256;
+        if (g >= C) {
+            break;
+        }
+        s[threadIdx.x] = x[g];
+        __syncthreads();
+        y[g] = s[(threadIdx.x + 1) % 32];
+        __syncthreads();
+    }
+}
+
+void run(const float* x, float* y, int C) {
+    assert(C % 256 == 0);
+    staged<<<1, 32>>>(x, y, C);
+}
+"""
+
+
+def test_an_exit_every_thread_takes_at_the_same_step_is_no_barrier_divergence():
+    """`g = (tid % 32) * 8 + i * 256`: each step covers one whole tile of 256, so with C % 256 == 0
+    asserted every thread leaves at the same i; without the assert the tail step splits them."""
+    assert findings(WHOLE_TILE_EXIT) == []
+    assert findings(WHOLE_TILE_EXIT.replace("    assert(C % 256 == 0);\n", "")) == [(9, "BC303")]
