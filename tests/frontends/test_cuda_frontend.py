@@ -821,3 +821,24 @@ def test_an_exit_every_thread_takes_at_the_same_step_is_no_barrier_divergence():
     asserted every thread leaves at the same i; without the assert the tail step splits them."""
     assert findings(WHOLE_TILE_EXIT) == []
     assert findings(WHOLE_TILE_EXIT.replace("    assert(C % 256 == 0);\n", "")) == [(9, "BC303")]
+
+
+WARP_COLUMNS = """\
+#include <assert.h>
+__global__ void column_copy(const float* x, float* y, int n) {
+    int lane = threadIdx.x % warpSize;
+    int base = blockIdx.x * warpSize;
+    y[base + lane] = x[base + lane];
+}
+
+void run(const float* x, float* y, int n) {
+    assert(n % 32 == 0);
+    column_copy<<<n / 32, 32>>>(x, y, n);
+}
+"""
+
+
+def test_warp_size_is_32_to_a_contract():
+    """`blockIdx.x * warpSize + lane` is tiled by 32, so a host `assert(n % 32 == 0)` covers it."""
+    assert findings(WARP_COLUMNS) == []
+    assert findings(WARP_COLUMNS.replace("    assert(n % 32 == 0);\n", "")) == [(9, "BC302")]
