@@ -218,7 +218,7 @@ def misses(records: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="+")
-    ap.add_argument("--out", default="bench/quality/out")
+    ap.add_argument("--out", required=True, help="output folder (keep it outside the repository)")
     ap.add_argument("--timeout", type=int, default=120, help="seconds per file")
     ap.add_argument("--jobs", type=int, default=0, help="processes (0: one per core)")
     args = ap.parse_args(argv)
