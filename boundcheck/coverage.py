@@ -22,7 +22,7 @@ def covers(bound: Bound, dim: Dim) -> bool:
 def bounded_sources(kernel: Kernel) -> set[str]:
     """Lane sources whose whole-dimension use the kernel compares with an extent somewhere."""
     return {b.source for a in kernel.accesses for b in a.guards
-            if b.source and not b.wrap and not b.index_tiled}
+            if b.source and not b.wrap and not b.index_tiled and b.limit_is_extent}
 
 
 def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],

@@ -412,11 +412,12 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
 
 
 def _is_position(lim: list[Term]) -> bool:
-    """A limit every growing term of which moves with the program (``j <= own_pos`` where
-    ``own_pos = row % T`` of this block's row) is a position, as in a causal mask: reaching it is
-    intended, and it is not the size of anything. ``M - pid * BLOCK`` still has the extent ``M``."""
+    """A limit every growing term of which moves with the program or a loop (``j <= own_pos``
+    where ``own_pos = row % T`` of this block's row; ``tid < d`` for a tree reduction's stride d)
+    is a position, as in a causal mask: reaching it is intended, and it is not the size of
+    anything. ``M - pid * BLOCK`` and ``K - k * BLOCK_K`` still have the extents M and K."""
     grow = [t for t in lim if t.coeff > 0]
-    return bool(grow) and all(Kind.PROGRAM in _term_kinds(t) for t in grow)
+    return bool(grow) and all(_term_kinds(t) & {Kind.PROGRAM, Kind.LOOP} for t in grow)
 
 
 def _mentions_const_extent(lim: list[Term]) -> bool:

@@ -842,3 +842,31 @@ def test_warp_size_is_32_to_a_contract():
     """`blockIdx.x * warpSize + lane` is tiled by 32, so a host `assert(n % 32 == 0)` covers it."""
     assert findings(WARP_COLUMNS) == []
     assert findings(WARP_COLUMNS.replace("    assert(n % 32 == 0);\n", "")) == [(9, "BC302")]
+
+
+BLOCK_MIN = """\
+__global__ void block_min(const float* input, float* output) {
+    extern __shared__ float s[];
+    int tid = threadIdx.x;
+    s[tid] = input[tid];
+    s[tid + blockDim.x] = input[tid + blockDim.x];
+    for (int d = blockDim.x; d > 0; d /= 2) {
+        __syncthreads();
+        if (tid < d) {
+            s[tid] = fminf(s[tid], s[tid + d]);
+        }
+    }
+    if (tid == 0) {
+        output[blockIdx.x] = s[0];
+    }
+}
+"""
+
+
+def test_a_reduction_stride_is_no_extent_of_a_whole_block_tile():
+    """`tid < d` (d a tree reduction's stride) compares a lane with a loop position, not with the
+    size of anything: the block-local reads of a one-block input stay whole-dimension tiles."""
+    assert findings(BLOCK_MIN) == []
+    bounded = BLOCK_MIN.replace("float* output)", "float* output, int n)").replace(
+        "if (tid < d)", "if (tid < d && tid < n)")
+    assert findings(bounded) == [(4, "BC101"), (5, "BC101")]
