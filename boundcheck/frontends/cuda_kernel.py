@@ -521,6 +521,11 @@ class KernelBuilder:
                 boundary = Kind.EXTENT in kinds(limit) or (
                     Kind.CONST in kinds(limit) and Kind.LOOP not in kinds(limit) and b.limit_is_extent
                     and not b.local and any(s.kind is Kind.EXTENT for s in syms(limit)))
+                if b.local and Kind.OTHER in kinds(limit) and Kind.EXTENT not in kinds(limit):
+                    # `tid < len` with a per-block length read from memory (a merge segment's
+                    # end - start): it bounds the block's own segment, which starts at the
+                    # per-block offset of the index, so it is no block-local stand-in
+                    b = replace(b, local=False)
                 out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
                                  Kind.EXTENT in kinds(limit) or boundary))
         return tuple(out)

@@ -870,3 +870,29 @@ def test_a_reduction_stride_is_no_extent_of_a_whole_block_tile():
     bounded = BLOCK_MIN.replace("float* output)", "float* output, int n)").replace(
         "if (tid < d)", "if (tid < d && tid < n)")
     assert findings(bounded) == [(4, "BC101"), (5, "BC101")]
+
+
+SEGMENT_COPY = """\
+__global__ void copy_segments(const unsigned* src, unsigned* dst, const unsigned* starts,
+                              const unsigned* ends, unsigned n) {
+    __shared__ unsigned start, len;
+    if (threadIdx.x == 0) {
+        start = starts[blockIdx.x];
+        len = ends[blockIdx.x] - start;
+    }
+    __syncthreads();
+    if (threadIdx.x < len) {
+        dst[start + threadIdx.x] = src[start + threadIdx.x];
+    }
+}
+"""
+
+
+def test_a_thread_guard_on_a_per_block_segment_length_bounds_the_segment():
+    """`tid < len` where each block reads its segment's start and length from memory bounds the
+    block's own segment (start + tid < end), not a block-local stand-in for a global extent; a
+    length that is the kernel's extent parameter is still BC105."""
+    assert findings(SEGMENT_COPY) == []
+    global_extent = SEGMENT_COPY.replace("if (threadIdx.x < len)", "if (threadIdx.x < n)").replace(
+        "start + threadIdx.x", "blockIdx.x * blockDim.x + threadIdx.x")
+    assert findings(global_extent) == [(9, "BC105")]
