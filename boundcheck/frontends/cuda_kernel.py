@@ -64,6 +64,7 @@ from boundcheck.symbolic import (
     lanes,
     render,
     syms,
+    terms_text,
     variable,
 )
 
@@ -154,6 +155,7 @@ class KernelBuilder:
         self.exits: list[tuple[int, int, Exit]] = []  # (offset, region end, exit)
         self.inline_depth = 0
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
+        self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -225,6 +227,10 @@ class KernelBuilder:
         span = rec.span
         parts = dims_of(rec.index, span, self.loops)
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
+        if not rec.guards and terms_text(expand(rec.index)) in self.grid_starts:
+            # a kernel that strides over its data by the grid keeps one slot per launched thread
+            # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
+            dims = ()
         guards = [self._vector_bound(g, rec.width, rec.index) for g in rec.guards]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         uses = []
@@ -706,6 +712,8 @@ class KernelBuilder:
             self.visit_cond(cond, st.scope)
         strided = var is not None and start is not None and bool(lanes(start))
         grid_stride = strided and any(s.name.startswith("gridDim.") for s in syms(step_of_var))
+        if grid_stride:
+            self.grid_starts.add(terms_text(expand(start)))
         st.guards = st.guards + tuple(replace(g, stride=strided, grid_stride=grid_stride)
                                       for g in self.guards_of(atoms))
         self.cur = st

@@ -896,3 +896,23 @@ def test_a_thread_guard_on_a_per_block_segment_length_bounds_the_segment():
     global_extent = SEGMENT_COPY.replace("if (threadIdx.x < len)", "if (threadIdx.x < n)").replace(
         "start + threadIdx.x", "blockIdx.x * blockDim.x + threadIdx.x")
     assert findings(global_extent) == [(9, "BC105")]
+
+
+PER_THREAD_PARTIALS = """\
+__global__ void partial_sums(float* partial, const float* x, int n) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    int threads = gridDim.x * blockDim.x;
+    float sum = 0.0f;
+    for (int i = tid; i < n; i += threads) {
+        sum += x[i];
+    }
+    partial[tid] = sum;
+}
+"""
+
+
+def test_a_grid_stride_kernel_keeps_one_slot_per_thread():
+    """`partial[tid]` at the id a grid-stride loop starts from is the thread's own slot in a buffer
+    as long as the grid; the same store at another index is still unguarded."""
+    assert findings(PER_THREAD_PARTIALS) == []
+    assert findings(PER_THREAD_PARTIALS.replace("partial[tid]", "partial[tid + 1]")) == [(8, "BC102")]
