@@ -108,7 +108,8 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
             if axis not in axes:
                 continue
             tiles = {div.tile}
-            if axis < len(hl.blocks) and hl.blocks[axis] == div.tile:
+            if axis < len(hl.blocks) and hl.blocks[axis] == div.tile or \
+                    hl.block_var and div.tile == f"{hl.block_var}.{'xyz'[axis]}":
                 tiles.add("blockDim." + "xyz"[axis])
             for tile in sorted(tiles):
                 d = Divisibility(div.extent, tile, "floor grid")

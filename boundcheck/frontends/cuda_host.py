@@ -28,6 +28,7 @@ class HostLaunch:
     block: str  # the block size's x expression, rendered
     blocks: tuple[str, ...] = ()  # the block size per axis (x, y, z), rendered
     grid_axes: tuple[int, ...] = ()  # the grid axis of each floored dimension in ``launch.grid``
+    block_var: str = ""  # the block argument's variable (``dimBlock``), whose ``.x`` a grid may divide by
 
 
 def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
@@ -65,8 +66,9 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
             names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
             targs = [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
                      if k.kind == K.INTEGER_LITERAL]
+            block_var = next((_var_name(a) for a in cargs[1:2]), "")
             out.append(HostLaunch(Launch(_kernel_name(c, kids, conv), conv.src.span(c), tuple(grid), tuple(facts)), names, targs,
-                                  block[0] if block else "", tuple(block), tuple(a for a, _ in floored)))
+                                  block[0] if block else "", tuple(block), tuple(a for a, _ in floored), block_var))
     return out
 
 
@@ -78,6 +80,14 @@ def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str
         return call.spelling
     names = _IDENT.findall(conv.src.text_of(kids[0]).split("<", 1)[0])
     return names[-1] if names else ""
+
+
+def _var_name(c: ci.Cursor) -> str:
+    """The variable a ``dim3`` argument copies (through the implicit copy construction)."""
+    s = strip(c)
+    while s.kind == K.CALL_EXPR and s.spelling == "dim3" and len(child_list(s)) == 1:
+        s = strip(child_list(s)[0])
+    return s.spelling if s.kind == K.DECL_REF_EXPR else ""
 
 
 def _dims(c: ci.Cursor) -> list[ci.Cursor]:

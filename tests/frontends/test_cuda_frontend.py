@@ -881,6 +881,8 @@ __global__ void copy_segments(const unsigned* src, unsigned* dst, const unsigned
         len = ends[blockIdx.x] - start;
     }
     __syncthreads();
+    src += blockIdx.x * 1024;
+    dst += blockIdx.x * 1024;
     if (threadIdx.x < len) {
         dst[start + threadIdx.x] = src[start + threadIdx.x];
     }
@@ -895,7 +897,7 @@ def test_a_thread_guard_on_a_per_block_segment_length_bounds_the_segment():
     assert findings(SEGMENT_COPY) == []
     global_extent = SEGMENT_COPY.replace("if (threadIdx.x < len)", "if (threadIdx.x < n)").replace(
         "start + threadIdx.x", "blockIdx.x * blockDim.x + threadIdx.x")
-    assert findings(global_extent) == [(9, "BC105")]
+    assert findings(global_extent) == [(11, "BC105")]
 
 
 PER_THREAD_PARTIALS = """\
@@ -916,3 +918,24 @@ def test_a_grid_stride_kernel_keeps_one_slot_per_thread():
     as long as the grid; the same store at another index is still unguarded."""
     assert findings(PER_THREAD_PARTIALS) == []
     assert findings(PER_THREAD_PARTIALS.replace("partial[tid]", "partial[tid + 1]")) == [(8, "BC102")]
+
+
+FLOOR_GRID_BY_BLOCK_VAR = """\
+__global__ void shade(float* out, int width) {
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    out[y * width + x] = 1.0f;
+}
+
+void run(float* out, int width, int height) {
+    dim3 block(8, 8, 1);
+    dim3 grid(width / block.x, height / block.y, 1);
+    shade<<<grid, block>>>(out, width);
+}
+"""
+
+
+def test_a_grid_floored_by_the_block_variable_is_reported_once_at_the_launch():
+    """`width / block.x` with `block` the launch's block: the blocks never pass width, and the
+    dropped tail is the launch's defect, reported there (not once more per access)."""
+    assert findings(FLOOR_GRID_BY_BLOCK_VAR) == [(9, "BC302"), (9, "BC302")]
