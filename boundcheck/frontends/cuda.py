@@ -108,7 +108,10 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
             if axis not in axes:
                 continue
             tiles = {div.tile}
-            if axis < len(hl.blocks) and hl.blocks[axis] == div.tile or \
+            # the block's size along the axis divides the grid's tile (`n / (STEPS * BX)` blocks of
+            # BX threads, each taking STEPS tiles): the blockDim tiles are full as well
+            factors = {f.strip(" ()") for f in div.tile.split("*")}
+            if axis < len(hl.blocks) and (hl.blocks[axis] == div.tile or hl.blocks[axis] in factors) or \
                     hl.block_var and div.tile == f"{hl.block_var}.{'xyz'[axis]}":
                 tiles.add("blockDim." + "xyz"[axis])
             for tile in sorted(tiles):
@@ -121,8 +124,12 @@ def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
     """Host asserts on the arguments become contracts on the kernel's parameters."""
     names = [p.spelling for p in params(fn)]
     tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
-    rename = {h: p for h, p in zip(hl.kernel_args, names) if h}
-    rename.update({v: t for v, t in zip(hl.template_args, tparams)})
+    rename: dict[str, list[str]] = {}
+    for h, p in zip(hl.kernel_args, names):
+        if h:
+            rename.setdefault(h, []).append(p)  # `k(…, w, h, w)`: both parameters get w's facts
+    for v, t in zip(hl.template_args, tparams):
+        rename[v] = [t]
     for fact in hl.launch.facts:
         if any(g.extent == fact.extent and g.tile == fact.tile for g in hl.launch.grid):
             # `assert(n % T == 0)` and a grid of n / T blocks: the blocks tile n exactly, so the
@@ -132,14 +139,14 @@ def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
                 kernel.contracts.append(d)
         if fact.extent not in rename:
             continue
-        extent = rename[fact.extent]
-        tiles = {rename.get(fact.tile, fact.tile)}
+        tiles = {rename.get(fact.tile, [fact.tile])[0]}
         if hl.block and fact.tile == hl.block:
             tiles.add("blockDim.x")
-        for tile in sorted(tiles):
-            d = Divisibility(extent, tile, "host assert")
-            if d not in kernel.contracts:
-                kernel.contracts.append(d)
+        for extent in rename[fact.extent]:
+            for tile in sorted(tiles):
+                d = Divisibility(extent, tile, "host assert")
+                if d not in kernel.contracts:
+                    kernel.contracts.append(d)
 
 
 def _errors(module: Module, parsed: Parsed, kernels: dict[str, tuple[ci.Cursor, Kernel]]) -> None:

@@ -939,3 +939,33 @@ def test_a_grid_floored_by_the_block_variable_is_reported_once_at_the_launch():
     """`width / block.x` with `block` the launch's block: the blocks never pass width, and the
     dropped tail is the launch's defect, reported there (not once more per access)."""
     assert findings(FLOOR_GRID_BY_BLOCK_VAR) == [(9, "BC302"), (9, "BC302")]
+
+
+STEPPED_ROWS = """\
+#include <assert.h>
+#define BX 16
+#define STEPS 8
+__global__ void rows(float* dst, const float* src, int w, int h, int pitch) {
+    const int base_x = blockIdx.x * STEPS * BX + threadIdx.x;
+    const int base_y = blockIdx.y * 4 + threadIdx.y;
+    for (int i = 0; i < STEPS; i++) {
+        dst[base_y * pitch + base_x + i * BX] = 2.0f * src[base_y * pitch + base_x + i * BX];
+    }
+}
+
+void run(float* dst, const float* src, int w, int h) {
+    assert(w % (STEPS * BX) == 0);
+    assert(h % 4 == 0);
+    dim3 blocks(w / (STEPS * BX), h / 4);
+    dim3 threads(BX, 4);
+    rows<<<blocks, threads>>>(dst, src, w, h, w);
+}
+"""
+
+
+def test_blocks_that_take_several_block_widths_each_are_full_under_the_host_assert():
+    """A grid of `w / (STEPS * BX)` blocks of BX threads, each taking STEPS tiles, with the
+    divisibility asserted: every tile is full (the width is also passed as the pitch)."""
+    assert findings(STEPPED_ROWS) == []
+    unasserted = STEPPED_ROWS.replace("    assert(w % (STEPS * BX) == 0);\n", "")
+    assert findings(unasserted) == [(14, "BC302")]
