@@ -4,6 +4,7 @@ that document a divisibility the kernel relies on (contracts)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ _MAX_DEPTH = 6
 _HOST_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "/", ast.Mod: "%"}
 _META = ("meta", "META", "args", "kwargs", "nargs")
 _ALLOCATORS = {"empty", "zeros", "ones"}
+_SHAPE_READ = re.compile(r"\.(shape|numel|size|stride)\b|\[")  # a tensor dimension, not a block size
 
 
 @dataclass
@@ -26,6 +28,7 @@ class _Host:
     facts: list[Divisibility] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
     rounded: dict[str, ast.expr] = field(default_factory=dict)  # name -> the tile it was rounded up to
+    equalities: list[Divisibility] = field(default_factory=list)  # facts asserted as a == b
 
     def rounding(self, name: str, value: ast.expr) -> None:
         """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
@@ -78,8 +81,10 @@ class _Host:
         parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
         for part in parts:
             found = divisibility(part, self.render, "host assert")
-            if found:
+            if found and not (found.extent.isdigit() and found.tile.isdigit()):  # 128 % 32 == 0 says nothing
                 self.facts.append(found)
+                if not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp)):
+                    self.equalities.append(found)  # a == b: a contract only for a grid divided by b
 
     def launch(self, node: ast.Call) -> None:
         sub = node.func
@@ -112,13 +117,17 @@ class _Host:
         shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}
         self.ctx.launch_layouts.setdefault(name, []).append((dict(bound), shapes))
         tiles = constexpr | {bound[p] for p in constexpr if p in bound}
+        host_tiles = {bound[p] for p in constexpr if p in bound}  # a host value passed as a block size
+        runtime = set(params) - constexpr - set(configs)
         floors = []
         for element in self._grid(sub.slice):
-            e = self.expr(element)
-            div = sy.floor_division(e, self.ctx.src.span(element))
-            if div is not None and div.tile in tiles and _static_divisor(e, div.tile):
-                floors.append(div)
-        self.launches.append(Launch(name, self.ctx.src.span(node), tuple(floors), tuple(self.facts)))
+            for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
+                div = sy.floor_division(part, self.ctx.src.span(element))
+                if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
+                    floors.append(div)
+        divisors = {d.tile for d in floors}  # a == b covers a // b, not every floor of a
+        facts = tuple(f for f in self.facts if f not in self.equalities or {f.extent, f.tile} & divisors)
+        self.launches.append(Launch(name, self.ctx.src.span(node), tuple(floors), facts))
         for host_name, tile in self.rounded.items():  # a padded size passed as a kernel argument
             for extent in to_kernel.get(self.render(ast.Name(host_name)), []):
                 for p in _dividing(self.render(tile), to_kernel, constexpr & set(params), bound, configs):
@@ -224,6 +233,56 @@ def _bind_arguments(node: ast.Call, params: list[str]) -> list[tuple[str | None,
     return pairs
 
 
+def _tile_counts(e: sy.Expr) -> list[sy.Expr]:
+    """A grid element that adds tile counts (``V // BV + cdiv(K, BK)``: programs for two ranges)
+    is checked term by term; anything else is one element."""
+    if isinstance(e, sy.Bin) and e.op == "+":
+        parts = [*_tile_counts(e.left), *_tile_counts(e.right)]
+        if all(_is_count(p) for p in parts):
+            return parts
+    return [e]
+
+
+def _is_count(e: sy.Expr) -> bool:
+    if isinstance(e, sy.Call) and e.fn == "cdiv" or isinstance(e, sy.Bin) and e.op == "//":
+        return True
+    return isinstance(e, sy.Bin) and e.op == "*" and (_is_count(e.left) or _is_count(e.right))
+
+
+def _runtime_meta(e: sy.Expr, runtime: set[str]) -> sy.Expr:
+    """``meta["M"]`` names a runtime launch argument where M is a kernel parameter that is not a
+    compile-time one: an extent, not a block size."""
+    match e:
+        case sy.Sym(name=name, kind=sy.Kind.CONST) if name in runtime:
+            return sy.Sym(name, sy.Kind.OTHER)
+        case sy.Bin(op=op, left=left, right=right):
+            return sy.Bin(op, _runtime_meta(left, runtime), _runtime_meta(right, runtime))
+        case sy.Call(fn=fn, args=args):
+            return sy.Call(fn, tuple(_runtime_meta(a, runtime) for a in args))
+    return e
+
+
+def _is_tile(tile: str, e: sy.Expr, tiles: set[str], host_tiles: set[str]) -> bool:
+    """The divisor is a block size of the launch: a compile-time parameter (or the host value
+    passed as one), or such a block size times compile-time factors (``meta["BLOCK"] * UNROLL``)."""
+    if tile in host_tiles and not _SHAPE_READ.search(tile):  # numel() // shape[-1] is exact: rows
+        return True
+    if tile in tiles:
+        return _static_divisor(e, tile)
+    for node in _subexprs(e):
+        if isinstance(node, sy.Bin) and node.op == "//" and sy.render(node.right) == tile:
+            factors = _factors(node.right)
+            return any(sy.render(f) in tiles for f in factors) and all(
+                isinstance(f, sy.Num) or (isinstance(f, sy.Sym) and f.name.isidentifier()) for f in factors)
+    return False
+
+
+def _factors(e: sy.Expr) -> list[sy.Expr]:
+    if isinstance(e, sy.Bin) and e.op == "*":
+        return [*_factors(e.left), *_factors(e.right)]
+    return [e]
+
+
 def _static_divisor(e: sy.Expr, tile: str) -> bool:
     """The divisor is a block size fixed in the source (a literal, a constant, ``meta["BLOCK"]``),
     not a runtime shape: ``prod(shape) // shape[-1]`` is an exact division, not a grid of tiles."""
@@ -242,6 +301,14 @@ def _subexprs(e: sy.Expr) -> Iterator[sy.Expr]:
     elif isinstance(e, sy.Call):
         for a in e.args:
             yield from _subexprs(a)
+
+
+def _returned(fn: ast.FunctionDef) -> ast.expr | None:
+    """The value a one-return helper gives back (a grid function), else None."""
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    if len(returns) == 1 and returns[0].value is not None:
+        return returns[0].value
+    return None
 
 
 def _raises(body: list[ast.stmt]) -> bool:
@@ -282,6 +349,15 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
                     for name, value in zip(t.elts, stmt.value.elts):
                         if isinstance(name, ast.Name):
                             host.env[name.id] = value
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            host.env.pop(stmt.target.id, None)  # M = 1; M *= shape[i]: a runtime value
+            host.rounded.pop(stmt.target.id, None)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            for target in ast.walk(stmt.target):
+                if isinstance(target, ast.Name):
+                    host.env.pop(target.id, None)
+        elif isinstance(stmt, ast.FunctionDef) and (returned := _returned(stmt)) is not None:
+            host.env[stmt.name] = returned  # def grid(meta): return (cdiv(M, meta["BLOCK"]),)
         elif isinstance(stmt, ast.Assert):
             host.fact(stmt.test)
         elif isinstance(stmt, ast.If) and _raises(stmt.body):

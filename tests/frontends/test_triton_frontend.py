@@ -388,3 +388,46 @@ def test_a_scratch_of_the_true_row_count_is_still_partial() -> None:
     """Its columns are whole (BLOCK_N wide rows), its rows are not: a partial guard."""
     src = SCRATCH.format(shape="(M, BLOCK_N)")
     assert findings(src) == [(line_of(src, "tl.store(p_ptr"), "BC103")]
+
+
+# Host grids reached through a grid function, a running product, a sum of tile counts, or a
+# block size computed on the host; `{grid}` is the launch grid's element.
+GRIDS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy(x_ptr, y_ptr, M, N, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < M), mask=offs < M)
+
+
+def launch(x, y, dim, UNROLL=4):
+    M = 1
+    for i in range(dim):
+        M *= x.shape[i]
+    N = x.shape[-1]
+    B = triton.next_power_of_2(N)
+    rows = x.numel() // x.shape[-1]
+    assert 128 % 32 == 0
+    assert M == N
+
+    def grid(meta):
+        return ({grid},)
+
+    copy[grid](x, y, M, N, BLOCK=B)
+"""
+
+
+def test_a_floor_grid_is_found_behind_host_indirections() -> None:
+    for grid in ('M // meta["BLOCK"]', 'triton.cdiv(N, meta["BLOCK"]) + M // meta["BLOCK"]',
+                 'M // (meta["BLOCK"] * UNROLL)', "M // B", 'meta["M"] // meta["BLOCK"]', "M // 32"):
+        src = GRIDS.format(grid=grid).replace("BLOCK=B", "BLOCK=32") if "32" in grid else GRIDS.format(grid=grid)
+        assert (line_of(src, "return ("), "BC302") in findings(src), grid
+
+
+def test_a_ceiling_grid_or_an_exact_row_count_is_not_a_floor_grid() -> None:
+    for grid in ('triton.cdiv(M, meta["BLOCK"])', "rows", "x.numel() // x.shape[-1]",
+                 'triton.cdiv(M, meta["BLOCK"]) + triton.cdiv(N, meta["BLOCK"])', "N // N"):
+        assert findings(GRIDS.format(grid=grid)) == [], grid
