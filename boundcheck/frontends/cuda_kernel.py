@@ -527,6 +527,10 @@ class KernelBuilder:
                 boundary = Kind.EXTENT in kinds(limit) or (
                     Kind.CONST in kinds(limit) and Kind.LOOP not in kinds(limit) and b.limit_is_extent
                     and not b.local and any(s.kind is Kind.EXTENT for s in syms(limit)))
+                if b.local and kinds(limit) <= {Kind.CONST}:
+                    # `tid < BLOCK_WIDTH / 2` (a compile-time size): which threads of the block
+                    # do the work, not a bound on any extent
+                    continue
                 if b.local and Kind.OTHER in kinds(limit) and Kind.EXTENT not in kinds(limit):
                     # `tid < len` with a per-block length read from memory (a merge segment's
                     # end - start): it bounds the block's own segment, which starts at the

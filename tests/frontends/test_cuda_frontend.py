@@ -969,3 +969,23 @@ def test_blocks_that_take_several_block_widths_each_are_full_under_the_host_asse
     assert findings(STEPPED_ROWS) == []
     unasserted = STEPPED_ROWS.replace("    assert(w % (STEPS * BX) == 0);\n", "")
     assert findings(unasserted) == [(14, "BC302")]
+
+
+HALF_THE_THREADS_MOVE = """\
+#define WIDTH 32
+__global__ void pairs(int* dst, const int* src) {
+    int t = threadIdx.x;
+    if (t < WIDTH / 2) {
+        dst[blockIdx.x * blockDim.x + t] = src[blockIdx.x * blockDim.x + t];
+    }
+}
+"""
+
+
+def test_a_thread_guard_on_a_compile_time_size_is_a_work_split_not_a_bound():
+    """`t < WIDTH / 2` picks which threads of the block move data; it bounds no extent, so the
+    accesses are plain unguarded tile accesses (BC101/BC102), not a block-local guard (BC105)."""
+    assert findings(HALF_THE_THREADS_MOVE) == [(5, "BC101"), (5, "BC102")]
+    runtime = HALF_THE_THREADS_MOVE.replace("const int* src)", "const int* src, int n)") \
+        .replace("if (t < WIDTH / 2)", "if (t < n)")
+    assert findings(runtime) == [(4, "BC105")]
