@@ -103,6 +103,7 @@ class Guard:
     exit: bool = False  # from an early exit: threads that fail it are gone (BC303's concern)
     stride: bool = False  # a block / grid-stride loop's condition: its stores cover [start, limit)
     grid_stride: bool = False  # ... of a loop stepping by gridDim: any grid covers [start, limit)
+    split: bool = False  # a block-local index against a compile-time size: a work split, or a row
 
 
 @dataclass
@@ -231,7 +232,11 @@ class KernelBuilder:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
-        guards = [self._vector_bound(g, rec.width, rec.index) for g in rec.guards]
+        whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
+        guards = [self._vector_bound(g, rec.width, rec.index) for g in rec.guards if not g.split or whole]
+        # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
+        guards += [replace(g.bound, local=False) for g in rec.guards
+                   if g.split and not whole and _row_of(rec.index, g.bound)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         uses = []
         if rec.padding is not None:
@@ -529,7 +534,9 @@ class KernelBuilder:
                     and not b.local and any(s.kind is Kind.EXTENT for s in syms(limit)))
                 if b.local and kinds(limit) <= {Kind.CONST}:
                     # `tid < BLOCK_WIDTH / 2` (a compile-time size): which threads of the block
-                    # do the work, not a bound on any extent
+                    # do the work, not a bound on any extent, unless the access's rows are that
+                    # long (see _access)
+                    out.append(Guard(b, a, False, split=True))
                     continue
                 if b.local and Kind.OTHER in kinds(limit) and Kind.EXTENT not in kinds(limit):
                     # `tid < len` with a per-block length read from memory (a merge segment's
@@ -914,6 +921,16 @@ class KernelBuilder:
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
+
+
+def _row_of(index: Expr, bound: Bound) -> bool:
+    """The index offsets a block by exactly the bound's limit (``blockIdx.x * BINS + t`` with
+    ``t < BINS``): the bound keeps each block inside its own row."""
+    for t in variable(expand(index)):
+        rest = [render(f) for f in t.factors if Kind.PROGRAM not in kinds(f)]
+        if len(rest) < len(t.factors) and t.coeff == 1 and " * ".join(sorted(rest)) == bound.limit:
+            return True
+    return False
 
 
 def _lane_tile(lane: Expr) -> str | None:

@@ -989,3 +989,22 @@ def test_a_thread_guard_on_a_compile_time_size_is_a_work_split_not_a_bound():
     runtime = HALF_THE_THREADS_MOVE.replace("const int* src)", "const int* src, int n)") \
         .replace("if (t < WIDTH / 2)", "if (t < n)")
     assert findings(runtime) == [(4, "BC105")]
+
+
+PER_BLOCK_ROWS = """\
+#define BINS 64
+__global__ void partial_histograms(unsigned* partial, const unsigned* s_counts) {
+    if (threadIdx.x < BINS) {
+        partial[blockIdx.x * BINS + threadIdx.x] = s_counts[threadIdx.x];
+    }
+}
+"""
+
+
+def test_a_thread_guard_on_the_row_length_keeps_each_block_in_its_row():
+    """`partial[blockIdx.x * BINS + t]` under `t < BINS`: one row of BINS slots per block (the
+    grid is the row count), so the store is bounded; the same guard with another row length is a
+    work split that bounds nothing."""
+    assert findings(PER_BLOCK_ROWS) == []
+    other_pitch = PER_BLOCK_ROWS.replace("blockIdx.x * BINS", "blockIdx.x * 2 * BINS")
+    assert findings(other_pitch) == [(4, "BC102")]
