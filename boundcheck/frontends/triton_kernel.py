@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -13,7 +14,7 @@ from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import Source
 from boundcheck.frontends.triton_values import (ELEMENTWISE, BlockPtr, Cond, Flow, Val, arith, arith_reversed,
                                                 elementwise)
-from boundcheck.model import (Access, AccessKind, Bound, Dim, Divisibility, Kernel, Language, Loop, Padding,
+from boundcheck.model import (Access, AccessKind, Bound, Dim, Divisibility, FloorDiv, Kernel, Language, Loop, Padding,
                               Reduction, Space, Span, Tiling, Use)
 
 _BINOPS = {
@@ -32,6 +33,7 @@ _DESCRIPTORS = {"make_tensor_descriptor", "_experimental_make_tensor_descriptor"
                 "tensor_descriptor", "host_tensor_descriptor"}
 _RESHAPES = {"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "join", "split"}
 _RANGES = {"range", "static_range"}
+_MODULE_NUMBER = re.compile(r"([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*\d+\s*(?:#.*)?$")  # GROUP = 32
 _MAX_INLINE_DEPTH = 4
 
 
@@ -406,13 +408,14 @@ class KernelAnalyser:
         it = stmt.iter
         var = stmt.target.id if isinstance(stmt.target, ast.Name) else None
         header = self._header(stmt, it)
-        trip, stop_expr, step, start = None, None, None, None
+        trip, stop_expr, step, start, compile_time = None, None, None, None, None
         if isinstance(it, ast.Call) and callee(it.func) in _RANGES and it.args:
             pos = it.args
             stop = self.ev(pos[0] if len(pos) == 1 else pos[1])
             stop_expr = stop.expr
             if stop_expr is not None:
                 trip = sy.floor_division(stop_expr, header)
+                compile_time = None if trip else sy.floor_division(_compile_time_extent(stop_expr), header)
             step_node = pos[2] if len(pos) > 2 else next((k.value for k in it.keywords if k.arg == "step"), None)
             step = self.ev(step_node) if step_node is not None else None
             start = self.ev(pos[0]) if len(pos) > 1 else Val(expr=sy.Num(0))
@@ -428,7 +431,26 @@ class KernelAnalyser:
         if var and step is not None and step.expr is not None and start is not None and start.expr is not None:
             # `for s in range(a, b, BLOCK)`: s = a + iteration * BLOCK moves by the tile
             var_expr = sy.Bin("+", start.expr, sy.Bin("*", sy.Sym(var, sy.Kind.LOOP), step.expr))
+        first = len(self.accesses)
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
+        if compile_time is not None:
+            self._floor_over_tiles(loop, compile_time, self.accesses[first:])
+
+    def _floor_over_tiles(self, loop: Loop, trip: FloorDiv, body: list[_Pending]) -> None:
+        """``range(V // BV)`` with V a compile-time parameter (it still varies across launches) is a
+        floor trip count where the loop walks tiles of BV: an access in it has a lane dimension of
+        tile BV offset by the loop. Element loops (``range(HEAD_DIM // 16)`` over no such lane) stay
+        silent."""
+        if not any(d.loop is loop and d.tile == trip.tile for p in body for d in p.dims):
+            return
+        fixed = self._fixed_at_launches(trip.extent)  # its tiles are whole, and the tail is the author's
+        tiled = replace(loop, trip=None if fixed else trip, full_tiles=True)
+        self.loops[next(i for i, lp in enumerate(self.loops) if lp is loop)] = tiled
+        for name, lp in list(self.loop_of.items()):
+            if lp is loop:
+                self.loop_of[name] = tiled
+        for p in body:
+            p.dims = tuple(replace(d, loop=tiled) if d.loop is loop else d for d in p.dims)
 
     def _while(self, stmt: ast.While) -> None:
         """``while i < n // BLOCK:`` is a loop over tiles whose trip count is the bound."""
@@ -853,6 +875,17 @@ class KernelAnalyser:
         index = c.left_text if sy.lanes(c.left) else c.right_text
         return [replace(b, op_span=c.op_span, op_text=c.op_text, index=index or b.index) for b in found]
 
+    def _fixed_at_launches(self, param: str) -> bool:
+        """Every launch in the file passes ``param`` a number written in the code (``G=32``,
+        ``G=GROUP`` with ``GROUP = 32`` at module level): a size the author chose, not a shape."""
+        launches = self.ctx.launch_layouts.get(self.root, [])
+        return bool(launches) and all(
+            (value := values.get(param)) is not None and (value.isdigit() or value in self._module_numbers())
+            for values, _ in launches)
+
+    def _module_numbers(self) -> set[str]:
+        return {m.group(1) for line in self.ctx.src.lines if (m := _MODULE_NUMBER.match(line))}
+
     def _allocated_in_tiles(self, buffer: str, part: sy.DimPart, span: Span) -> Bound | None:
         """The host allocates ``buffer`` contiguously (``torch.empty((n, BLOCK_M, BLOCK_N))``) with a
         dimension whose stride is this lane's stride and whose size is a multiple of its tile, at
@@ -903,6 +936,22 @@ class KernelAnalyser:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+
+
+def _compile_time_extent(e: sy.Expr) -> sy.Expr:
+    """``V // BV`` with the compile-time V read as the extent it is at each launch."""
+    if isinstance(e, sy.Bin) and e.op == "//":
+        return sy.Bin("//", _as_extent(e.left), e.right)
+    return e
+
+
+def _as_extent(e: sy.Expr) -> sy.Expr:
+    match e:
+        case sy.Sym(name=name, kind=sy.Kind.CONST):
+            return sy.Sym(name, sy.Kind.EXTENT)
+        case sy.Bin(op=op, left=left, right=right):
+            return sy.Bin(op, _as_extent(left), _as_extent(right))
+    return e
 
 
 def _stops_before_tail(stop: sy.Expr | None) -> bool:

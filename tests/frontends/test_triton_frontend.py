@@ -431,3 +431,36 @@ def test_a_ceiling_grid_or_an_exact_row_count_is_not_a_floor_grid() -> None:
     for grid in ('triton.cdiv(M, meta["BLOCK"])', "rows", "x.numel() // x.shape[-1]",
                  'triton.cdiv(M, meta["BLOCK"]) + triton.cdiv(N, meta["BLOCK"])', "N // N"):
         assert findings(GRIDS.format(grid=grid)) == [], grid
+
+
+# A loop over `V // BV` tiles where V is a compile-time parameter: it still varies across
+# launches, so the floor skips the tail tile; a loop of HEAD_DIM // 16 steps over no lane is not
+# a loop over tiles.
+COMPILE_TIME_TRIP = """\
+import triton
+import triton.language as tl
+
+GROUP = 32
+
+
+@triton.jit
+def rows(x_ptr, y_ptr, V: tl.constexpr, BV: tl.constexpr, HEAD_DIM: tl.constexpr):
+    row = tl.program_id(0)
+    o = tl.arange(0, BV)
+    acc = tl.zeros([BV], dtype=tl.float32)
+    for i in range(V // BV):
+        acc += tl.load(x_ptr + row * V + i * BV + o)
+    for j in range(HEAD_DIM // 16):
+        acc = acc * 2.0
+    tl.store(y_ptr + row * BV + o, acc, mask=o < V)
+"""
+
+
+def test_a_floor_over_a_compile_time_extent_is_a_floor_trip_count() -> None:
+    assert findings(COMPILE_TIME_TRIP) == [(line_of(COMPILE_TIME_TRIP, "range(V // BV)"), "BC301")]
+
+
+def test_a_compile_time_extent_fixed_by_the_launch_is_not() -> None:
+    for value in ("32", "GROUP"):
+        src = COMPILE_TIME_TRIP + f"\n\ndef launch(x, y, n):\n    rows[(n,)](x, y, V={value}, BV=16, HEAD_DIM=64)\n"
+        assert findings(src) == [], value
