@@ -42,7 +42,7 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
         scope.kinds[p.spelling] = Kind.EXTENT if is_integer(p) else Kind.OTHER
     facts: list[Divisibility] = []
     out = []
-    for c in preorder(body):
+    for c in _launch_paths(body, conv):
         if c.kind == K.VAR_DECL and is_integer(c):
             init = next((k for k in child_list(c) if k.kind.is_expression()), None)
             if c.type.is_const_qualified() and init is not None and strip(init).kind == K.INTEGER_LITERAL:
@@ -70,6 +70,23 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
             out.append(HostLaunch(Launch(_kernel_name(c, kids, conv), conv.src.span(c), tuple(grid), tuple(facts)), names, targs,
                                   block[0] if block else "", tuple(block), tuple(a for a, _ in floored), block_var))
     return out
+
+
+_BLOCKS = {K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CXX_FOR_RANGE_STMT,
+           K.CXX_TRY_STMT}
+
+
+def _launch_paths(body: ci.Cursor, conv: Converter):
+    """Pre-order over ``body``, not entering nested blocks that hold no launch: what they declare
+    is out of scope at every launch, and what they assert holds only on their own path."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        yield node
+        for k in reversed(child_list(node)):
+            if k.kind in _BLOCKS and b"<<<" not in conv.src.data[first(k).offset:last(k).offset]:
+                continue
+            stack.append(k)
 
 
 def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str:
