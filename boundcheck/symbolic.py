@@ -421,8 +421,9 @@ def _is_position(lim: list[Term]) -> bool:
 
 
 def _mentions_const_extent(lim: list[Term]) -> bool:
-    """A constexpr size such as ``HEAD_DIM`` (not a bare literal) still names an extent."""
-    return any(isinstance(f, Sym) for t in lim for f in t.factors)
+    """A constexpr size such as ``HEAD_DIM`` or ``ROTARY_DIM // 2`` (not a bare literal) still
+    names an extent."""
+    return any(next(syms(f), None) is not None for t in lim for f in t.factors)
 
 
 def _int(v: int | float) -> int:
