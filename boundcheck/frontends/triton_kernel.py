@@ -583,13 +583,16 @@ class KernelAnalyser:
         for f in a.flows:
             partner = next((g for g in b.flows if g.access == f.access), None)
             pad = arith(op, f.pad, partner.pad if partner else b.number)
+            if partner is None:
+                pad = _times_data(op, f.pad, pad, b)
             square = op == "*" and partner is not None and a == b
             scaled = f.nonneg and op in "*/" and (
                 (partner is not None and partner.nonneg) or (b.number is not None and b.number >= 0))
             out.append(replace(f, pad=pad, nonneg=square or scaled))
         for g in b.flows:
             if g.access not in shared:
-                out.append(replace(g, pad=arith_reversed(op, a.number, g.pad), nonneg=False))
+                out.append(replace(g, pad=_times_data(op, g.pad, arith_reversed(op, a.number, g.pad), a),
+                                   nonneg=False))
         return tuple(out)
 
     def _compare(self, node: ast.Compare) -> Val:
@@ -631,7 +634,8 @@ class KernelAnalyser:
         if base.conds is not None:
             conds = tuple(replace(c, left=sy.Axis(c.left, axis), right=sy.Axis(c.right, axis)) for c in base.conds)
         expr = sy.Axis(base.expr, axis) if base.expr is not None else None
-        return Val(expr=expr, conds=conds, opaque_mask=base.opaque_mask, number=base.number, extra=base.extra)
+        extra = {**base.extra, "data": True} if base.flows else base.extra  # x[None, :] is still loaded data
+        return Val(expr=expr, conds=conds, opaque_mask=base.opaque_mask, number=base.number, extra=extra)
 
     # --- calls --------------------------------------------------------------------------------
 
@@ -936,6 +940,16 @@ class KernelAnalyser:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+
+
+def _times_data(op: str, pad: float | None, result: float | None, other: Val) -> float | None:
+    """An infinite padding times other masked data (``b_q[None, :] * b_k``) is +-inf or NaN,
+    whatever the data: never an identity a reduction could absorb. A scalar scale (no masked
+    data) keeps the sign, as ``arith`` has it."""
+    if result is None and op == "*" and pad is not None and math.isinf(pad) \
+            and (other.flows or other.extra.get("data")):
+        return math.nan
+    return result
 
 
 def _compile_time_extent(e: sy.Expr) -> sy.Expr:

@@ -464,3 +464,57 @@ def test_a_compile_time_extent_fixed_by_the_launch_is_not() -> None:
     for value in ("32", "GROUP"):
         src = COMPILE_TIME_TRIP + f"\n\ndef launch(x, y, n):\n    rows[(n,)](x, y, V={value}, BV=16, HEAD_DIM=64)\n"
         assert findings(src) == [], value
+
+
+# A whole-dimension lane bounded somewhere by a compile-time size written as an expression
+# (`ROTARY_DIM // 2`) must be bounded at every access.
+HALF_BOUND = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rotate(x_ptr, c_ptr, n, ROTARY_DIM: tl.constexpr, BLOCK_K: tl.constexpr, BLOCK_M: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rk = tl.arange(0, BLOCK_K // 2)
+    c = tl.load(c_ptr + rk, mask=rk < ROTARY_DIM // 2, other=0.0)
+    offs = rm[:, None] * ROTARY_DIM + rk[None, :]
+    x = tl.load(x_ptr + offs, mask={mask}, other=0.0)
+    tl.store(x_ptr + offs, x * c[None, :], mask={mask})
+"""
+
+
+def test_a_lane_bounded_by_a_compile_time_expression_is_partial_where_unbounded() -> None:
+    full = "(rm[:, None] < n) & (rk[None, :] < ROTARY_DIM // 2)"
+    assert findings(HALF_BOUND.format(mask=full)) == []
+    src = HALF_BOUND.format(mask="rm[:, None] < n")
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC103"), (line_of(src, "tl.store"), "BC103")]
+
+
+# -inf padding multiplied by other masked data (`b_q[None, :] * b_k`) is +-inf or NaN in the
+# padded lanes, whatever the data; a sum over them is wrong. A scalar scale keeps it -inf for a max.
+TIMES_DATA = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scores(q, k, o, T, K, scale, BS: tl.constexpr, BK: tl.constexpr):
+    o_d = tl.arange(0, BK)
+    b_q = tl.load(q + o_d, mask=o_d < K, other=0.0)
+    for i_s in range(0, T, BS):
+        o_k = i_s + tl.arange(0, BS)
+        m_k = o_k < T
+        b_k = tl.load(k + o_k[:, None] * K + o_d[None, :], mask=m_k[:, None] & (o_d[None, :] < K), other=float("-inf"))
+        b_s = tl.{reduce}({product}, 1)
+        tl.store(o + o_k, b_s, mask=m_k)
+"""
+
+
+def test_infinite_padding_times_masked_data_is_no_identity() -> None:
+    src = TIMES_DATA.format(reduce="sum", product="b_q[None, :] * b_k")
+    assert findings(src) == [(line_of(src, "b_k = tl.load"), "BC202")]
+
+
+def test_infinite_padding_times_a_scalar_scale_stays_the_max_identity() -> None:
+    assert findings(TIMES_DATA.format(reduce="max", product="b_k * scale")) == []
