@@ -479,9 +479,22 @@ class CudaMutator:
                 s, e, text = site[:3]
                 if not ident_texts(self.between(s, e)) & (kernel.params | kernel.locals):
                     continue  # a compile-time trip count: flooring it is no tail bug
+                if not self.walks_tiles(loop, text):
+                    self.out.skip("floor-trip", "BC301", "not a tile loop: the body indexes nothing by the tile")
+                    continue
                 extra = [site[3]] if len(site) > 3 else []
                 self.emit("floor-trip", "BC301", [(s, e, text)],
                           f"`{self.slice(s, e)}` became `{text}` in a loop trip count", [header, *extra])
+
+    def walks_tiles(self, loop: ci.Cursor, floor_text: str) -> bool:
+        """Whether the loop steps through tiles: its body indexes memory (``a[...]``) and names the
+        tile of the division (``bk * BK``), a literal tile (``ceil_div(V, 4)``: float4 steps) aside."""
+        body = list(loop.get_children())[-1]
+        tokens = self.toks(body)
+        divisor = floor_text.rsplit(" / ", 1)[-1]
+        names = set(re.findall(r"[A-Za-z_]\w*", divisor)) - KEYWORDS
+        texts = {t.text for t in tokens}
+        return "[" in texts and (not names or bool(names & texts))
 
     def floor_grid(self) -> None:
         for body in self.hosts:

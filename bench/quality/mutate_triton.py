@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
+from bench.quality import padflow
 from bench.quality.mutant import Mutant, Mutations, splice
 
 ACCESS_READ = {"load"}
 ACCESS_WRITE = {"store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
                 "atomic_xor", "atomic_xchg", "atomic_cas"}
-MAX_CONSUMERS = {"max", "argmax", "softmax", "log_softmax", "logsumexp"}  # reductions, not elementwise
-UNDEFINED_CONSUMERS = MAX_CONSUMERS | {"min", "argmin"}
-SUM_CONSUMERS = {"sum", "dot", "cumsum", "dot_scaled"}
 RANGE_CALLS = {"range", "tl.range", "tl.static_range", "triton.language.range"}
 ATOMIC_ARG = (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.Subscript, cst.Call)
 
@@ -58,8 +56,17 @@ def is_neg_inf(node: cst.BaseExpression) -> bool:
                     "-inf", "-INF", "-torch.inf", "-tl.inf"}
 
 
-def is_zero(node: cst.BaseExpression) -> bool:
-    return isinstance(node, (cst.Integer, cst.Float)) and float(node.value) == 0.0
+def pad_value(node: cst.BaseExpression) -> str:
+    """The padding an ``other=`` value stands for, in ``padflow``'s terms."""
+    if is_neg_inf(node):
+        return "-inf"
+    text = code(node.with_changes(lpar=[], rpar=[])).replace(" ", "").replace("'", '"')
+    if text in {'float("inf")', "math.inf", "float(math.inf)", "np.inf", "inf", "torch.inf"}:
+        return "+inf"
+    if isinstance(node, (cst.Integer, cst.Float)):
+        number = ast.literal_eval(node.value)
+        return "0" if number == 0 else "1" if number == 1 else padflow.FINITE_CONSTANT
+    return padflow.UNKNOWN
 
 
 def kwarg(call: cst.Call, name: str) -> cst.Arg | None:
@@ -128,6 +135,7 @@ class TritonMutator:
         self.parent = wrapper.resolve(ParentNodeProvider)
         self.out = Mutations()
         self._names: dict[int, set[str]] = {}
+        self._statements: dict[int, list[cst.CSTNode]] = {}
         self.seen: set[tuple[str, int, int]] = set()
         self.functions: list[Function] = []
         self.host: Function = Function(cst.FunctionDef(cst.Name("_"), cst.Parameters(), cst.IndentedBlock([])))
@@ -228,79 +236,13 @@ class TritonMutator:
                 out.append(call)
         return out
 
-    def feeds(self, fn: Function, call: cst.Call, consumers: set[str]) -> bool:
-        """Whether the padded lanes of ``call`` reach a reduction in ``consumers`` along an axis
-        the mask pads: padding only on rows that a dot or sum keeps apart changes nothing valid.
-        Values pass through assignments and ``+=``, not through ``tl.where`` (which re-pads)."""
-        padded = self.mask_axes(fn, call)
-        uses: list[tuple[cst.Call, int]] = []
-        child, cur = call, self.parent.get(call)
-        while cur is not None and not isinstance(cur, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            if isinstance(cur, cst.Call) and isinstance(child, cst.Arg) and child in cur.args:
-                uses.append((cur, cur.args.index(child)))
-            if isinstance(cur, (cst.Assign, cst.AugAssign)):
-                break
-            child, cur = cur, self.parent.get(cur)
-        tainted = {n for t in cur.targets for n in self.names(t.target)} if isinstance(cur, cst.Assign) \
-            else self.names(cur.target) if isinstance(cur, cst.AugAssign) else set()
-        reshaped = False
-        # One pass in source order after the load: an assignment that re-pads or overwrites a
-        # name ends its taint; calls inside an assignment are seen before its target changes.
-        events: list[tuple[tuple[int, int], cst.CSTNode]] = [(self.end(a), a) for a in fn.assigns + fn.augassigns]
-        events += [(self.start(c), c) for c in fn.calls]
-        for at, node in sorted(events, key=lambda e: e[0]):
-            if cur is None or at <= self.end(cur):
-                continue
-            if isinstance(node, cst.Call):
-                for i, a in enumerate(node.args):
-                    if a.keyword is None and self.names(a.value) & tainted:
-                        uses.append((node, i))
-                continue
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            names = {n for t in targets for n in self.names(t)}
-            flows = self.names(node.value) & tainted and not any(
-                dotted(c.func).endswith("where") for c in self.calls_in(node.value))
-            if flows:
-                tainted |= names
-                reshaped |= any(w in code(node.value) for w in ("trans", "reshape", "permute", "None", ".T"))
-            elif isinstance(node, cst.Assign):
-                tainted -= names
-        for c, i in uses:
-            if dotted(c.func).split(".")[-1] not in consumers:
-                continue
-            reduced = self.reduced_axis(c, i)
-            if padded is None or reduced is None or reshaped or reduced in padded:
-                return True
-        return False
-
-    @staticmethod
-    def calls_in(node: cst.CSTNode) -> list[cst.Call]:
-        found: list[cst.Call] = []
-
-        class _V(cst.CSTVisitor):
-            def visit_Call(self, n: cst.Call) -> None:
-                found.append(n)
-
-        node.visit(_V())
-        return found
-
-    @staticmethod
-    def reduced_axis(c: cst.Call, i: int) -> int | None:
-        """The axis of operand ``i`` that ``c`` reduces (None: every axis, or not known)."""
-        name = dotted(c.func).split(".")[-1]
-        if name.startswith("dot"):
-            return 1 if i == 0 else 0
-        axis = kwarg(c, "axis")
-        value = axis.value if axis is not None else c.args[1].value if len(c.args) > 1 and c.args[1].keyword is None \
-            else None
-        return int(value.value) if isinstance(value, cst.Integer) else None
-
-    def mask_axes(self, fn: Function, call: cst.Call) -> set[int] | None:
-        """Axes along which the mask of ``call`` pads (None: not known, or a 1-D tile)."""
+    def mask_layout(self, fn: Function, call: cst.Call) -> tuple[set[int], int] | None:
+        """(axes along which the mask of ``call`` pads, rank of the tile); None: not known."""
         root = self.mask_root(fn, call)
         if root is None:
             return None
         axes: set[int] = set()
+        flat = False
         for part in self.conjuncts(root[0]):
             text = code(part)
             for _ in range(3):
@@ -310,13 +252,45 @@ class TritonMutator:
                         break
                     part, text = assign.value, code(assign.value)
             compact = text.replace(" ", "")
-            if "[:,None]" in compact:
-                axes.add(0)
-            if "[None,:]" in compact:
-                axes.add(1)
-            if "[:,None]" not in compact and "[None,:]" not in compact:
-                return None
-        return axes
+            rows, cols = "[:,None]" in compact, "[None,:]" in compact
+            if not rows and not cols and "None" in compact:
+                return None  # a rank other than 1 or 2
+            axes |= {0} if rows else set()
+            axes |= {1} if cols else set()
+            flat |= not rows and not cols
+        if flat and axes:
+            return None  # a 1-D conjunct in a 2-D mask: a name this cannot resolve
+        return ({0}, 1) if flat else (axes, 2)
+
+    def statements(self, fn: Function) -> list[cst.CSTNode]:
+        """The function's simple statements in source order (cached per function)."""
+        key = id(fn.node)
+        if key in self._statements:
+            return self._statements[key]
+        found: list[cst.CSTNode] = []
+
+        class _V(cst.CSTVisitor):
+            def visit_SimpleStatementLine(self, n: cst.SimpleStatementLine) -> None:
+                found.extend(n.body)
+
+        fn.node.body.visit(_V())
+        self._statements[key] = found
+        return found
+
+    def pad_verdict(self, fn: Function, call: cst.Call, old: str, new: str) -> padflow.Verdict:
+        """Whether padding ``call`` with ``new`` instead of ``old`` is the padding bug."""
+        layout = self.mask_layout(fn, call)
+        start = padflow.LOST if layout is None else padflow.Pad({a: old for a in layout[0]}, layout[1])
+        stmts = self.statements(fn)  # from the top: an accumulator's start value (tl.zeros) counts
+        lines = {id(st): self.pos[st].start.line for st in stmts}
+        root = self.mask_root(fn, call)
+        mask_names = self.names(root[0]) | self.names(kwarg(call, "mask").value) if root else set()
+        mask_names -= {"tl", "triton"}
+        runs = []
+        for value in (old, new):
+            start_pad = start if start.axes is None else padflow.Pad({a: value for a in start.axes}, start.ndim)
+            runs.append(padflow.Flow(call, stmts, lines, mask_names).run(start_pad))
+        return padflow.judge(*runs)
 
     def accesses(self, fn: Function) -> Iterator[cst.Call]:
         for c in fn.calls:
@@ -436,9 +410,37 @@ class TritonMutator:
                 if positional:
                     self.out.skip("drop-mask", rule, "mask passed positionally")
                 continue
+            if not self.bounds_something(fn, call):
+                self.out.skip("drop-mask", rule, "not a bound: the mask compares no index with an extent")
+                continue
             dropped = {"mask", "other"} if rule == "BC101" else {"mask"}
             self.emit("drop-mask", rule, call, code(without_args(call, dropped)),
                       f"dropped mask= of {dotted(call.func)}", [self.statement(call)])
+
+    def bounds_something(self, fn: Function, call: cst.Call) -> bool:
+        """Whether some conjunct of the mask is an ordering comparison (an index against an extent),
+        so that dropping the mask opens a partial dimension; a mask of flags (causal, a loaded
+        boolean) guards something other than the tile's tail."""
+        root = self.mask_root(fn, call)
+        if root is None:
+            return False
+        return any(self.strict_or_loose(fn, part, call) for part in self.conjuncts(root[0]))
+
+    def strict_or_loose(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
+        if depth > 4:
+            return False
+        if isinstance(expr, cst.Comparison):
+            return any(isinstance(t.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
+                                               cst.GreaterThanEqual)) for t in expr.comparisons)
+        if isinstance(expr, cst.Subscript):
+            return self.strict_or_loose(fn, expr.value, at, depth + 1)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
+            return self.strict_or_loose(fn, expr.left, at, depth + 1) or self.strict_or_loose(
+                fn, expr.right, at, depth + 1)
+        if isinstance(expr, cst.Name):
+            assign = self.resolve(fn, expr.value, at)
+            return assign is not None and self.strict_or_loose(fn, assign.value, assign, depth + 1)
+        return False
 
     def drop_dimension(self, fn: Function) -> None:
         for call in self.accesses(fn):
@@ -485,22 +487,33 @@ class TritonMutator:
                       [self.statement(cmp)])
 
     def padding(self, fn: Function) -> None:
+        """Padding mutants, each only where it is the bug: some reduction along a padded axis sees
+        the new padding instead of its identity (see ``padflow``); other sites are skipped with
+        the reason."""
         for call in self.accesses(fn):
             if self.access_rule(call) != "BC101" or kwarg(call, "mask") is None:
                 continue
             other = kwarg(call, "other")
             if other is None:
                 continue
+            old = pad_value(other.value)
             where = [self.statement(call)]
-            if is_neg_inf(other.value) and self.feeds(fn, call, MAX_CONSUMERS):
-                self.emit("padding-neginf-to-zero", "BC202", other.value, "0.0",
-                          "other=-inf became other=0.0 before a max/softmax", where)
-            elif is_zero(other.value) and self.feeds(fn, call, SUM_CONSUMERS):
-                self.emit("padding-zero-to-neginf", "BC202", other.value, 'float("-inf")',
-                          "other=0.0 became -inf before a sum/dot", where)
-            if self.feeds(fn, call, UNDEFINED_CONSUMERS):
-                self.emit("drop-other", "BC201", call, code(without_args(call, {"other"})),
-                          "dropped other= of a load that feeds a max/min/softmax", where)
+            changes: list[tuple[str, str, cst.CSTNode, str, str]] = []
+            if old == "-inf":
+                changes.append(("padding-neginf-to-zero", "BC202", other.value, "0.0", "0"))
+            elif old == "0":
+                changes.append(("padding-zero-to-neginf", "BC202", other.value, 'float("-inf")', "-inf"))
+            if old == "0":
+                self.out.skip("drop-other", "BC201", "not a bug: other=0 is the zero the backend fills anyway")
+            else:
+                changes.append(("drop-other", "BC201", call, code(without_args(call, {"other"})), "0"))
+            for operator, rule, node, text, new in changes:
+                verdict = self.pad_verdict(fn, call, old, new)
+                if not verdict.bug:
+                    self.out.skip(operator, rule, verdict.reason)
+                    continue
+                what = "dropped other=" if operator == "drop-other" else f"other={code(other.value)} became {text}"
+                self.emit(operator, rule, node, text, f"{what}: {verdict.reason}", where)
 
     def drop_boundary_check(self, fn: Function) -> None:
         for call in self.accesses(fn):
@@ -558,7 +571,30 @@ class TritonMutator:
                     if assign is not None:
                         sites += self.ceil_divs(assign.value)
                 for site in sites:
+                    if not self.walks_tiles(loop, site[2]):
+                        self.out.skip("floor-trip", "BC301", "not a tile loop: the body makes no access that"
+                                                             " steps by the tile")
+                        continue
                     self.floor("floor-trip", "BC301", site, header + [self.statement(site[0])], "loop trip count")
+
+    def walks_tiles(self, loop: cst.For, tile: cst.BaseExpression) -> bool:
+        """Whether the loop steps through tiles of the extent: its body makes a load or store and
+        names the tile (``i * BLOCK_K + arange``, ``ptr += BLOCK_K * stride``)."""
+        accesses = [c for c in self.calls_in(loop.body)
+                    if dotted(c.func).split(".")[-1] in ACCESS_READ | ACCESS_WRITE]
+        tile_names = self.names(tile) - {"tl", "triton"}
+        return bool(accesses) and (not tile_names or bool(tile_names & self.names(loop.body)))
+
+    @staticmethod
+    def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+        found: list[cst.Call] = []
+
+        class _V(cst.CSTVisitor):
+            def visit_Call(self, n: cst.Call) -> None:
+                found.append(n)
+
+        node.visit(_V())
+        return found
 
     def floor_grid(self) -> None:
         for call in self.host.calls:

@@ -224,9 +224,10 @@ def test_triton_positional_mask_is_skipped_and_counted() -> None:
 
 def test_triton_floor_division_with_compound_operands_is_parenthesised() -> None:
     src = ("import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x, K, S, B: tl.constexpr):\n"
-           "    for i in range(2 * tl.cdiv(K, B * S)):\n        pass\n")
+           "    for i in range(2 * tl.cdiv(K, B * S)):\n        tl.store(x + i * B + tl.arange(0, B), 0.0)\n")
     muts = mutate_triton.mutate("p.py", src)
-    assert [changes(src, m)[1] for m in muts.mutants] == [["for i in range(2 * (K // (B * S))):"]]
+    floors = [changes(src, m)[1] for m in muts.mutants if m.operator == "floor-trip"]
+    assert floors == [["for i in range(2 * (K // (B * S))):"]]
 
 
 def test_triton_unparseable_file_yields_nothing() -> None:
@@ -406,3 +407,160 @@ def test_cuda_no_mutants_in_a_kernel_without_guards() -> None:
     src = "__global__ void k(float* y) { y[threadIdx.x] = 1.0f; }\n"
     muts = mutate_cuda.mutate("/tmp/n.cu", src)
     assert muts.mutants == [] and not muts.skipped
+
+
+ATTENTION = textwrap.dedent('''\
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def attn(q_ptr, k_ptr, v_ptr, b_ptr, o_ptr, M, N, scale, BM: tl.constexpr, BN: tl.constexpr,
+             D: tl.constexpr):
+        offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+        offs_n = tl.arange(0, BN)
+        offs_d = tl.arange(0, D)
+        q = tl.load(q_ptr + offs_m[:, None] * D + offs_d[None, :], mask=offs_m[:, None] < M, other=0.0)
+        m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+        l_i = tl.zeros([BM], dtype=tl.float32)
+        acc = tl.zeros([BM, D], dtype=tl.float32)
+        for start in range(0, N, BN):
+            cols = start + offs_n
+            k = tl.load(k_ptr + cols[None, :] * D + offs_d[:, None], mask=cols[None, :] < N, other=0.0)
+            qk = tl.dot(q, k) * scale
+            bias = tl.load(b_ptr + offs_m[:, None] * N + cols[None, :],
+                           mask=(offs_m[:, None] < M) & (cols[None, :] < N), other=0.0)
+            qk = qk + bias
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            p = tl.exp(qk - m_ij[:, None])
+            l_i = l_i + tl.sum(p, 1)
+            v = tl.load(v_ptr + cols[:, None] * D + offs_d[None, :], mask=cols[:, None] < N, other=0.0)
+            acc += tl.dot(p, v)
+            m_i = m_ij
+        tl.store(o_ptr + offs_m[:, None] * D + offs_d[None, :], acc / l_i[:, None], mask=offs_m[:, None] < M)
+    ''')
+
+
+def test_neg_inf_bias_padding_that_only_reaches_max_and_exp_then_sum_is_no_mutant() -> None:
+    muts = mutate_triton.mutate("a.py", ATTENTION)
+    lines = [m.line for m in muts.mutants if m.operator == "padding-zero-to-neginf"]
+    # the bias (line 19): -inf + qk reaches the max (its identity) and exp(-inf) = 0 the sum and
+    # the dot (theirs): no bug. v (line 25) is padded along the dot's reduced axis: -inf there is.
+    # k (line 17) is padded along N, which the first dot keeps: a -inf column times q has no known sign.
+    assert lines == [25]
+    assert muts.skipped[("padding-zero-to-neginf", "BC202", "not a bug: the new padding is the identity of"
+                         " every reduction it reaches along a padded axis (or the original was no identity"
+                         " there either)")] >= 1
+
+
+def test_row_padded_q_into_dot_then_max_along_columns_is_no_padding_mutant() -> None:
+    muts = mutate_triton.mutate("a.py", ATTENTION)
+    # q is padded along M only; the dot reduces D and the max reduces N: padded rows stay rows
+    assert not [m for m in muts.mutants if m.line == 11 and m.operator.startswith("padding")]
+    assert not [m for m in muts.mutants if m.operator == "drop-other"]  # every other= is already 0
+
+
+def test_zero_padding_before_max_makes_drop_other_and_neg_inf_to_zero_mutants() -> None:
+    src = textwrap.dedent('''\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+            cols = tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + cols, mask=cols < n, other=float("-inf"))
+            y = tl.load(y_ptr + cols, mask=cols < n, other=float("-inf"))
+            w = tl.exp(y - tl.max(y, axis=0))
+            tl.store(y_ptr, tl.max(x * 2.0, axis=0) + tl.sum(w, axis=0))
+        ''')
+    muts = mutate_triton.mutate("m.py", src)
+    assert sorted((m.operator, m.line) for m in muts.mutants if m.rule in ("BC201", "BC202")) == [
+        ("drop-other", 8), ("drop-other", 9), ("padding-neginf-to-zero", 8), ("padding-neginf-to-zero", 9)]
+
+
+def test_padding_through_a_helper_call_is_skipped_as_cannot_tell() -> None:
+    src = textwrap.dedent('''\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+            cols = tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + cols, mask=cols < n, other=0.0)
+            tl.store(y_ptr, tl.sum(helper(x), axis=0))
+        ''')
+    muts = mutate_triton.mutate("h.py", src)
+    assert not [m for m in muts.mutants if m.rule == "BC202"]
+    assert muts.skipped[("padding-zero-to-neginf", "BC202", "cannot tell: the padding's value at the sum is not"
+                         " known")] == 1
+
+
+def test_accumulator_started_at_zero_carries_the_padding_to_the_sum() -> None:
+    src = textwrap.dedent('''\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+            acc = tl.zeros([BLOCK], dtype=tl.float32)
+            for off in range(0, n, BLOCK):
+                cols = off + tl.arange(0, BLOCK)
+                acc += tl.load(x_ptr + cols, mask=cols < n, other=0.0)
+            tl.store(y_ptr, tl.sum(acc, axis=0))
+        ''')
+    muts = mutate_triton.mutate("s.py", src)
+    assert [(m.operator, m.line) for m in muts.mutants if m.rule == "BC202"] == [("padding-zero-to-neginf", 10)]
+
+
+def test_floor_trip_only_on_loops_that_walk_tiles() -> None:
+    src = textwrap.dedent('''\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, n, BLOCK: tl.constexpr):
+            total = 0
+            for i in range(tl.cdiv(n, BLOCK)):
+                total += i
+            for j in range(tl.cdiv(n, BLOCK)):
+                offs = j * BLOCK + tl.arange(0, BLOCK)
+                tl.store(x_ptr + offs, total, mask=offs < n)
+        ''')
+    muts = mutate_triton.mutate("f.py", src)
+    assert [m.line for m in muts.mutants if m.operator == "floor-trip"] == [10]
+    assert muts.skipped[("floor-trip", "BC301", "not a tile loop: the body makes no access that steps by the"
+                         " tile")] == 1
+
+
+def test_drop_mask_only_where_the_mask_bounds_an_index() -> None:
+    src = textwrap.dedent('''\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, flag_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            keep = tl.load(flag_ptr + offs, mask=offs < n, other=0) != 0
+            tl.store(x_ptr + offs, 1.0, mask=keep)
+        ''')
+    muts = mutate_triton.mutate("d.py", src)
+    assert [m.line for m in muts.mutants if m.operator == "drop-mask"] == [8]
+    assert muts.skipped[("drop-mask", "BC102", "not a bound: the mask compares no index with an extent")] == 1
+
+
+def test_cuda_floor_trip_only_on_loops_that_walk_tiles() -> None:
+    src = textwrap.dedent('''\
+        __global__ void k(float* x, int n, int tile) {
+            int count = 0;
+            for (int t = 0; t < (n + tile - 1) / tile; ++t) count += 1;
+            for (int t = 0; t < (n + tile - 1) / tile; ++t) x[t * tile + threadIdx.x] = count;
+        }
+        ''')
+    muts = mutate_cuda.mutate("/tmp/f.cu", src)
+    assert [m.line for m in muts.mutants if m.operator == "floor-trip"] == [4]
+    assert muts.skipped[("floor-trip", "BC301", "not a tile loop: the body indexes nothing by the tile")] == 1
