@@ -698,6 +698,10 @@ class KernelAnalyser:
             return self._where(args)
         if name in _REDUCTIONS or name in ("dot", "reduce"):
             return self._reduce(node, name, args, kw, receiver)
+        if name == "trans" and args and (len(args) == 1 or _swap_order(args[1:])):
+            data = self.ev(args[0])
+            return Val(expr=sy.Sym(self.text(node), sy.Kind.OTHER),
+                       flows=tuple(replace(f, swapped=not f.swapped) for f in data.flows))
         if name in ELEMENTWISE:
             target = args[0] if args else receiver
             if target is not None:
@@ -763,7 +767,9 @@ class KernelAnalyser:
             pad = Padding(f.pad, undefined=f.undefined)
             if reduction in (Reduction.MAX, Reduction.ARGMAX) and f.nonneg and f.pad is not None and f.pad <= 0:
                 pad = Padding(-math.inf, undefined=f.undefined)  # a floor below every valid lane
-            use = Use(reduction, pad, span, f.via, axes)
+            on = tuple(1 - a for a in axes) if f.swapped and axes is not None and set(axes) <= {0, 1} else \
+                None if f.swapped else axes  # the reduced axes of the loaded tile
+            use = Use(reduction, pad, span, f.via, on)
             if use not in pending.uses:
                 pending.uses.append(use)
 
@@ -940,6 +946,12 @@ class KernelAnalyser:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+
+
+def _swap_order(order: list[ast.expr]) -> bool:
+    """``tl.trans(x, 1, 0)`` / ``tl.trans(x, (1, 0))``: the 2-D transpose."""
+    items = order[0].elts if len(order) == 1 and isinstance(order[0], (ast.Tuple, ast.List)) else order
+    return [getattr(i, "value", None) for i in items] == [1, 0]
 
 
 def _times_data(op: str, pad: float | None, result: float | None, other: Val) -> float | None:

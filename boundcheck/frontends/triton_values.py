@@ -38,6 +38,7 @@ class Flow:
     undefined: bool = False
     via: tuple[str, ...] = ()
     nonneg: bool = False  # every valid lane is >= 0 (after abs, exp, x * x)
+    swapped: bool = False  # the data was transposed (``tl.trans`` of a 2-D tile): its axes are swapped
 
 
 @dataclass(frozen=True)

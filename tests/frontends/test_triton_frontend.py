@@ -518,3 +518,30 @@ def test_infinite_padding_times_masked_data_is_no_identity() -> None:
 
 def test_infinite_padding_times_a_scalar_scale_stays_the_max_identity() -> None:
     assert findings(TIMES_DATA.format(reduce="max", product="b_k * scale")) == []
+
+
+# The padding of a transposed tile reaches the dot along the tile's own axes.
+TRANSPOSED = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def grad(x_ptr, g_ptr, o_ptr, N, K, BN: tl.constexpr, BK: tl.constexpr):
+    n = tl.program_id(0) * BN + tl.arange(0, BN)
+    kk = tl.program_id(1) * BK + tl.arange(0, BK)
+    x = tl.load(x_ptr + n[:, None] * K + kk[None, :], mask={mask}, other=float("-inf"))
+    g = tl.load(g_ptr + n[:, None] * K + kk[None, :], mask=(n[:, None] < N) & (kk[None, :] < K), other=0.0)
+    d = tl.dot(tl.trans(x), g)
+    tl.store(o_ptr + kk[:, None] * K + kk[None, :], d, mask=(kk[:, None] < K) & (kk[None, :] < K))
+"""
+
+
+def test_padding_of_a_transposed_tile_reaches_the_dot_along_the_contracted_axis() -> None:
+    src = TRANSPOSED.format(mask="(n[:, None] < N) & (kk[None, :] < K)")
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC202")]
+
+
+def test_padding_of_a_transposed_tile_on_an_axis_the_dot_keeps_is_harmless() -> None:
+    src = TRANSPOSED.format(mask="kk[None, :] < K")
+    assert [c for _, c in findings(src) if c == "BC202"] == []  # the rows it leaves unmasked are BC103's
