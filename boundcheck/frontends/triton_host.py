@@ -120,7 +120,7 @@ class _Host:
         host_tiles = {bound[p] for p in constexpr if p in bound}  # a host value passed as a block size
         runtime = set(params) - constexpr - set(configs)
         floors = []
-        for element in self._grid(sub.slice):
+        for element in (alt for el in self._grid(sub.slice) for alt in _alternatives(el)):
             for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
                 div = sy.floor_division(part, self.ctx.src.span(element))
                 if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
@@ -233,6 +233,13 @@ def _bind_arguments(node: ast.Call, params: list[str]) -> list[tuple[str | None,
     return pairs
 
 
+def _alternatives(node: ast.expr) -> list[ast.expr]:
+    """``cdiv(n, B) if SEQUENCE_PARALLEL else 1``: each branch is a grid the launch may use."""
+    if isinstance(node, ast.IfExp):
+        return [*_alternatives(node.body), *_alternatives(node.orelse)]
+    return [node]
+
+
 def _tile_counts(e: sy.Expr) -> list[sy.Expr]:
     """A grid element that adds tile counts (``V // BV + cdiv(K, BK)``: programs for two ranges)
     is checked term by term; anything else is one element."""
@@ -273,7 +280,7 @@ def _is_tile(tile: str, e: sy.Expr, tiles: set[str], host_tiles: set[str]) -> bo
         if isinstance(node, sy.Bin) and node.op == "//" and sy.render(node.right) == tile:
             factors = _factors(node.right)
             return any(sy.render(f) in tiles for f in factors) and all(
-                isinstance(f, sy.Num) or (isinstance(f, sy.Sym) and f.name.isidentifier()) for f in factors)
+                isinstance(f, sy.Num) or (isinstance(f, sy.Sym) and not _SHAPE_READ.search(f.name)) for f in factors)
     return False
 
 

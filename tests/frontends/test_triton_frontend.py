@@ -422,7 +422,8 @@ def launch(x, y, dim, UNROLL=4):
 
 def test_a_floor_grid_is_found_behind_host_indirections() -> None:
     for grid in ('M // meta["BLOCK"]', 'triton.cdiv(N, meta["BLOCK"]) + M // meta["BLOCK"]',
-                 'M // (meta["BLOCK"] * UNROLL)', "M // B", 'meta["M"] // meta["BLOCK"]', "M // 32"):
+                 'M // (meta["BLOCK"] * UNROLL)', "M // B", 'meta["M"] // meta["BLOCK"]', "M // 32",
+                 'M // meta["BLOCK"] if N > 1 else 1', 'M // (meta["BLOCK"] * (2 if N > 1 else 4))'):
         src = GRIDS.format(grid=grid).replace("BLOCK=B", "BLOCK=32") if "32" in grid else GRIDS.format(grid=grid)
         assert (line_of(src, "return ("), "BC302") in findings(src), grid
 
