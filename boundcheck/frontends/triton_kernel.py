@@ -692,7 +692,9 @@ class KernelAnalyser:
             fill = args[1] if len(args) > 1 else kw.get("value") or kw.get("fill_value")
             return Val(number=self.ev(fill).number if fill is not None else None,
                        expr=sy.Sym(self.text(node), sy.Kind.OTHER))
-        if name in ("maximum", "minimum", "max", "min") and len(args) >= 2 and "axis" not in kw:
+        axis_given = name in ("max", "min") and len(args) == 2 and isinstance(node.func, ast.Attribute) \
+            and isinstance(args[1], ast.Constant) and type(args[1].value) is int  # tl.min(x, 1): a reduction
+        if name in ("maximum", "minimum", "max", "min") and len(args) >= 2 and "axis" not in kw and not axis_given:
             return self._minmax(name, [self.ev(a) for a in args])
         if name == "where" and len(args) == 3:
             return self._where(args)

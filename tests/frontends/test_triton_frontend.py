@@ -546,3 +546,24 @@ def test_padding_of_a_transposed_tile_reaches_the_dot_along_the_contracted_axis(
 def test_padding_of_a_transposed_tile_on_an_axis_the_dot_keeps_is_harmless() -> None:
     src = TRANSPOSED.format(mask="kk[None, :] < K")
     assert [c for _, c in findings(src) if c == "BC202"] == []  # the rows it leaves unmasked are BC103's
+
+
+# `tl.min(x, 1)` names its axis positionally: a reduction, not the elementwise min of x and 1.
+ROW_MIN = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_min(x_ptr, o_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    n = tl.arange(0, BLOCK_N)
+    x = tl.load(x_ptr + m[:, None] * N + n[None, :], mask=(m[:, None] < M) & (n[None, :] < N){other})
+    tl.store(o_ptr + m, tl.min(x, 1), mask=m < M)
+"""
+
+
+def test_a_positional_axis_makes_min_a_reduction() -> None:
+    src = ROW_MIN.format(other="")
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC201")]
+    assert findings(ROW_MIN.format(other=", other=float('inf')")) == []
