@@ -671,6 +671,8 @@ class KernelAnalyser:
             return self.ev(args[0])
         if name == "to" and receiver is not None:
             return self.ev(receiver)
+        if name == "cast" and receiver is not None and not (isinstance(receiver, ast.Name) and receiver.id == "tl"):
+            return self.ev(receiver)  # x.cast(tl.float32)
         if name == "cast" and args:
             return self.ev(args[0])
         if name == "static_assert" and args:

@@ -567,3 +567,10 @@ def test_a_positional_axis_makes_min_a_reduction() -> None:
     src = ROW_MIN.format(other="")
     assert findings(src) == [(line_of(src, "x = tl.load"), "BC201")]
     assert findings(ROW_MIN.format(other=", other=float('inf')")) == []
+
+
+def test_a_cast_method_keeps_the_padding() -> None:
+    src = ROW_MIN.format(other="").replace("{other})", "").replace(
+        "(n[None, :] < N))", "(n[None, :] < N)).cast(tl.float32)")
+    assert ".cast(tl.float32)" in src
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC201")]
