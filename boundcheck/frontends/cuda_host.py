@@ -12,7 +12,7 @@ from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_intege
 from boundcheck.frontends.cuda_kernel import divisibility
 from boundcheck.frontends.cuda_parse import child_list, first, last, preorder
 from boundcheck.model import Divisibility, FloorDiv, Launch
-from boundcheck.symbolic import Kind, render
+from boundcheck.symbolic import Call, Expr, Kind, render, syms
 
 K = ci.CursorKind
 _CONFIG = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
@@ -48,7 +48,11 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
             if c.type.is_const_qualified() and init is not None and strip(init).kind == K.INTEGER_LITERAL:
                 scope.kinds = {**scope.kinds, c.spelling: Kind.CONST}
             elif init is not None:
-                scope.env[c.spelling] = conv.expr(init, scope)
+                value = conv.expr(init, scope)
+                if _opaque_call(value):
+                    scope.kinds = {**scope.kinds, c.spelling: Kind.EXTENT}
+                else:
+                    scope.env[c.spelling] = value
         elif c.kind == K.CALL_EXPR and c.spelling in _ASSERTS:
             args = list(c.get_arguments())
             if args:
@@ -72,6 +76,13 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
     return out
 
 
+def _opaque_call(e: Expr) -> bool:
+    """A value only a call can give at run time, with no name in it (``a.size(0)``, ``numel()``):
+    the host local holding it is a runtime extent, not the constant its arguments are."""
+    return isinstance(e, Call) and e.fn not in _FOLDABLE and not any(True for _ in syms(e))
+
+
+_FOLDABLE = {"min", "max", "cdiv"}
 _BLOCKS = {K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CXX_FOR_RANGE_STMT,
            K.CXX_TRY_STMT}
 

@@ -1008,3 +1008,28 @@ def test_a_thread_guard_on_the_row_length_keeps_each_block_in_its_row():
     assert findings(PER_BLOCK_ROWS) == []
     other_pitch = PER_BLOCK_ROWS.replace("blockIdx.x * BINS", "blockIdx.x * 2 * BINS")
     assert findings(other_pitch) == [(4, "BC102")]
+
+
+SIZE_FROM_A_CALL = """\
+struct Tensor { long numel() const; long size(int dim) const; };
+__global__ void scale(float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] *= 2.0f;
+}
+
+void run(const Tensor& v, float* y) {
+    const int n = v.numel();
+    constexpr int BLOCK = 256;
+    dim3 grid((n + BLOCK - 1) / BLOCK);
+    scale<<<grid, BLOCK>>>(y, n);
+}
+"""
+
+
+def test_a_host_size_read_from_a_call_is_a_runtime_extent():
+    """`n = v.numel()` or `n = v.size(0)` (a torch tensor's sizes) is known only at run time,
+    though the call has no named argument: a grid of `n / BLOCK` blocks drops the tail (BC302)."""
+    assert findings(SIZE_FROM_A_CALL) == []
+    assert findings(SIZE_FROM_A_CALL.replace("(n + BLOCK - 1) / BLOCK", "n / BLOCK")) == [(10, "BC302")]
+    sized = SIZE_FROM_A_CALL.replace("v.numel()", "v.size(0)")
+    assert findings(sized.replace("(n + BLOCK - 1) / BLOCK", "n / BLOCK")) == [(10, "BC302")]
