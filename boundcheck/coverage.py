@@ -89,6 +89,8 @@ def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
     after it, bounds the same lane (a peeled, masked tail), so the loop holds full tiles only."""
     loop = dim.loop
     assert loop is not None
+    if loop.walks_tail:
+        return False  # a loop that runs the partial tile leaves no tail to peel
     return any(
         other.buffer == access.buffer and not (loop.span.line <= other.span.line <= loop.end_line)
         and any(b.source == dim.source and not b.wrap for b in other.guards)

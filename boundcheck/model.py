@@ -228,6 +228,7 @@ class Loop:
     trip: FloorDiv | None = None
     full_tiles: bool = False
     end_line: int = 0
+    walks_tail: bool = False  # its trip count is a ceiling (``range(cdiv(K, B))``): it runs the partial tile
 
 
 @dataclass(frozen=True)

@@ -425,7 +425,7 @@ class KernelAnalyser:
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None,
-                    stmt.end_lineno or stmt.lineno)
+                    stmt.end_lineno or stmt.lineno, walks_tail=_ceiling_count(stop_expr, step, start))
         self.loops.append(loop)
         var_expr = None
         if var and step is not None and step.expr is not None and start is not None and start.expr is not None:
@@ -966,6 +966,17 @@ def _times_data(op: str, pad: float | None, result: float | None, other: Val) ->
             and (other.flows or other.extra.get("data")):
         return math.nan
     return result
+
+
+def _ceiling_count(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:
+    """``range(cdiv(n, B))`` or ``range(0, n, B)`` up to an extent n: the last iteration is the
+    partial tile."""
+    if stop is None:
+        return False
+    if step is None:
+        return isinstance(stop, sy.Call) and stop.fn == "cdiv"
+    at_zero = start is not None and isinstance(start.expr, sy.Num) and start.expr.value == 0
+    return at_zero and isinstance(stop, sy.Sym) and stop.kind is sy.Kind.EXTENT
 
 
 def _compile_time_extent(e: sy.Expr) -> sy.Expr:

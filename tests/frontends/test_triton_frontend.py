@@ -574,3 +574,35 @@ def test_a_cast_method_keeps_the_padding() -> None:
         "(n[None, :] < N))", "(n[None, :] < N)).cast(tl.float32)")
     assert ".cast(tl.float32)" in src
     assert findings(src) == [(line_of(src, "x = tl.load"), "BC201")]
+
+
+# Two passes over the same column tiles: a masked read in one pass is no peeled tail for the
+# other, which runs the partial tile itself. A loop that stops before the tail still has one.
+TWO_PASSES = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def norm(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for b in {first}:
+        cols = b * BLOCK + offs
+        acc += tl.load(x_ptr + row * n_cols + cols)
+    total = tl.sum(acc, 0)
+    for b in range(tl.cdiv(n_cols, BLOCK)):
+        cols = b * BLOCK + offs
+        x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+        tl.store(y_ptr + row * n_cols + cols, x / total, mask=cols < n_cols)
+"""
+
+
+def test_a_second_pass_is_no_peeled_tail_for_a_loop_that_runs_the_partial_tile() -> None:
+    src = TWO_PASSES.format(first="range(tl.cdiv(n_cols, BLOCK))")
+    assert findings(src) == [(line_of(src, "acc += tl.load"), "BC101")]
+
+
+def test_a_loop_that_stops_before_the_partial_tile_has_its_tail_outside() -> None:
+    assert findings(TWO_PASSES.format(first="range(tl.cdiv(n_cols, BLOCK) - 1)")) == []
