@@ -322,6 +322,40 @@ class TritonMutator:
             return self.conjuncts(expr.left) + self.conjuncts(expr.right)
         return [expr]
 
+    def constexprs(self, fn: Function) -> set[str]:
+        return {p.name.value for p in fn.node.params.params
+                if p.annotation is not None and dotted(p.annotation.annotation).endswith("constexpr")}
+
+    def strip(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode) -> cst.BaseExpression:
+        """``expr`` without ``[None, :]``-style subscripts, a name replaced by its value."""
+        for _ in range(4):
+            if isinstance(expr, cst.Subscript):
+                expr = expr.value
+            elif isinstance(expr, cst.Name):
+                assign = self.resolve(fn, expr.value, at)
+                if assign is None:
+                    return expr
+                expr, at = assign.value, assign
+            else:
+                return expr
+        return expr
+
+    def tile_fits(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """``arange(0, B) < C`` with C a compile-time bound: a whole tile that covers the dimension
+        exactly when B == C (then the bound is always true) and has a tail when B is the next power
+        of two; which one cannot be told from the kernel, so no mutant is made on it."""
+        cmp = self.strip(fn, expr, at)
+        if not (isinstance(cmp, cst.Comparison) and len(cmp.comparisons) == 1):
+            return False
+        op = cmp.comparisons[0].operator
+        index, bound = (cmp.left, cmp.comparisons[0].comparator) if isinstance(
+            op, (cst.LessThan, cst.LessThanEqual)) else (cmp.comparisons[0].comparator, cmp.left)
+        index = self.strip(fn, index, at)
+        whole = isinstance(index, cst.Call) and dotted(index.func).split(".")[-1] == "arange" and bool(
+            index.args) and code(index.args[0].value).strip() == "0"
+        compile_time = self.names(bound) <= self.constexprs(fn) | {"tl", "triton"}
+        return whole and compile_time
+
     def is_bound(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
         if depth > 4:
             return False
@@ -413,6 +447,12 @@ class TritonMutator:
             if not self.bounds_something(fn, call):
                 self.out.skip("drop-mask", rule, "not a bound: the mask compares no index with an extent")
                 continue
+            root = self.mask_root(fn, call)
+            bounds = [p for p in self.conjuncts(root[0]) if self.strict_or_loose(fn, p, call)] if root else []
+            if bounds and all(self.tile_fits(fn, p, call) for p in bounds):
+                self.out.skip("drop-mask", rule, "cannot tell: a whole tile arange(0, B) against a compile-time"
+                                                 " bound (no tail when B equals it)")
+                continue
             dropped = {"mask", "other"} if rule == "BC101" else {"mask"}
             self.emit("drop-mask", rule, call, code(without_args(call, dropped)),
                       f"dropped mask= of {dotted(call.func)}", [self.statement(call)])
@@ -460,6 +500,14 @@ class TritonMutator:
                 if not victims:
                     continue
                 victim = victims[-1]
+                if self.tile_fits(fn, victim, call):
+                    key = (operator, *self.start(victim))
+                    if key in self.seen:
+                        continue
+                    self.seen.add(key)
+                    self.out.skip(operator, "BC103", "cannot tell: a whole tile arange(0, B) against a compile-time"
+                                                     " bound (no tail when B equals it)")
+                    continue
                 if not any(p is not victim for p in bounds):
                     self.out.skip(operator, "BC103", "no other bound would remain")
                     continue
@@ -477,6 +525,10 @@ class TritonMutator:
                 continue
             cmp = self.strict_comparison(fn, root[0], call)
             if cmp is None:
+                continue
+            if self.tile_fits(fn, cmp, cmp):
+                self.out.skip("off-by-one", "BC104", "cannot tell: a whole tile arange(0, B) against a compile-time"
+                                                     " bound (no lane at the bound when B equals it)")
                 continue
             op = cmp.comparisons[0].operator
             new_op = (cst.LessThanEqual if isinstance(op, cst.LessThan) else cst.GreaterThanEqual)(

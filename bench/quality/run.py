@@ -6,8 +6,8 @@ For each Triton / CUDA file: boundcheck's findings on the unmodified file (the f
 candidates, to be classified by hand), then one mutant per seeded bug, each checked in-process
 and classified as caught by the intended rule near the changed statement, caught only by other
 findings, or missed. Writes ``results.json`` (every finding and every mutant's outcome) and
-``results.md`` (the per-rule table) and ``misses.md`` (every mutant its rule did not catch), and
-prints the table. Deterministic: files and mutants are
+``results.md`` (the per-rule table, skips and misses by reason) and ``misses.md`` (every mutant its
+rule did not catch, grouped by reason), and prints the table. Deterministic: files and mutants are
 processed in a fixed order, and results are gathered in that order.
 """
 
@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.quality import mutate_cuda, mutate_triton
+from bench.quality import mutate_cuda, mutate_triton, report
 from bench.quality.mutant import Mutant, Mutations
 from boundcheck.discovery import discover
 from boundcheck.engine import check_source, selected_rules
@@ -181,40 +181,6 @@ def summarise(records: list[dict]) -> dict:
     return {"rules": rows, "unmodified": per_lang}
 
 
-def markdown(summary: dict) -> str:
-    out = ["| language | rule | mutants | caught (intended rule) | caught (other rule only) | missed | skipped |"
-           " recall |",
-           "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for row in summary["rules"]:
-        made = row["made"]
-        recall = f"{100 * row['caught-intended'] / made:.0f}%" if made else "n/a"
-        out.append(f"| {row['language']} | {row['rule']} | {made} | {row['caught-intended']} |"
-                   f" {row['caught-other']} | {row['missed']} | {row['skipped']} | {recall} |")
-    out += ["", "Unmodified code (BC001 counted apart from the findings):", "",
-            "| language | files with kernels | lines | findings | per 1,000 lines | files with BC001 |",
-            "|---|---:|---:|---:|---:|---:|"]
-    for lang, u in summary["unmodified"].items():
-        out.append(f"| {lang} | {u['files']} | {u['kernel_lines']} | {u['findings']} | {u['findings_per_kloc']} |"
-                   f" {u['files_with_bc001']} |")
-    return "\n".join(out) + "\n"
-
-
-def misses(records: list[dict]) -> str:
-    """Every mutant not caught by its intended rule, for the closing note's list of misses."""
-    out = ["| language | rule | operator | where | outcome | other findings | change |", "|---|---|---|---|---|---|---|"]
-    for r in records:
-        for m in r["mutants"]:
-            if m["outcome"] == "caught-intended":
-                continue
-            other = ", ".join(f"{f['code']}@{f['line']}" for f in m["new_findings"][:4]) or "-"
-            if m["intended_already_in_baseline"]:
-                other += " (intended code already reported here before the mutation)"
-            change = m["description"].replace("|", "\\|").replace("\n", " ")
-            out.append(f"| {m['language']} | {m['rule']} | {m['operator']} | {m['path']}:{m['line']} |"
-                       f" {m['outcome']} | {other} | {change} |")
-    return "\n".join(out) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dirs", nargs="+")
@@ -241,10 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps({"dirs": args.dirs, "summary": summary, "files": records},
                                                  indent=1) + "\n")
-    table = markdown(summary)
-    (out / "results.md").write_text(table)
-    (out / "misses.md").write_text(misses(records))
-    sys.stdout.write(table)
+    sys.stdout.write(report.write(out, summary, records))
     for r in records:
         if r["error"]:
             sys.stdout.write(f"error: {r['path']}: {r['error']}\n")

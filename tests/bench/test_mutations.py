@@ -564,3 +564,28 @@ def test_cuda_floor_trip_only_on_loops_that_walk_tiles() -> None:
     muts = mutate_cuda.mutate("/tmp/f.cu", src)
     assert [m.line for m in muts.mutants if m.operator == "floor-trip"] == [4]
     assert muts.skipped[("floor-trip", "BC301", "not a tile loop: the body indexes nothing by the tile")] == 1
+
+
+def test_whole_tile_against_a_compile_time_bound_is_skipped_as_cannot_tell() -> None:
+    src = textwrap.dedent('''\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, T, BT: tl.constexpr, BC: tl.constexpr):
+            o_t = tl.program_id(0) * BC + tl.arange(0, BC)
+            o_i = tl.arange(0, BC)
+            m = (o_t[:, None] < T) & (o_i[None, :] < BT)
+            x = tl.load(x_ptr + o_t[:, None] * BT + o_i[None, :], mask=m, other=0.0)
+            y = tl.load(x_ptr + o_i, mask=o_i < BT, other=0.0)
+            tl.store(x_ptr + o_t[:, None] * BT + o_i[None, :], x + y[None, :], mask=m)
+        ''')
+    muts = mutate_triton.mutate("w.py", src)
+    made = sorted((m.operator, m.line) for m in muts.mutants)
+    # o_i < BT holds for every lane when BC == BT and not when BC is BT's next power of two
+    assert ("drop-mask", 11) not in made and ("drop-mask-dim", 9) not in made
+    assert ("drop-mask", 10) in made and ("off-by-one", 9) in made  # o_t < T bounds a program tile
+    why = "cannot tell: a whole tile arange(0, B) against a compile-time bound (no tail when B equals it)"
+    assert muts.skipped[("drop-mask", "BC101", why)] == 1
+    assert muts.skipped[("drop-mask-dim", "BC103", why)] == 1
