@@ -9,6 +9,7 @@ Macro-expanded literals keep the macro's name (tokens give it), so messages say 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -189,6 +190,9 @@ class Converter:
         name = c.spelling
         if name == "__builtin_huge_valf" or name == "__builtin_inff":
             return Num(math.inf)
+        group = _group_index(c)
+        if group is not None:
+            return group
         arg_cursors = list(c.get_arguments())
         if not arg_cursors:  # constructors and dependent calls: read what they contain
             self.visit_children(c, scope)
@@ -300,6 +304,33 @@ def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:
         return Sym(f"{left.name} % 32", Kind.LANE)
     if op in ("/", "%"):
         return Sym(f"{left.name} {op} {r}", Kind.LANE)
+    return None
+
+
+_TILE = re.compile(r"thread_block_tile<\s*(\d+)")
+
+
+def _group_index(c: ci.Cursor) -> Expr | None:
+    """Cooperative-groups ranks as the thread indices they are: a ``thread_block_tile<N>``'s
+    ``thread_rank()`` is ``threadIdx.x % N`` (its lane), ``meta_group_rank()`` ``threadIdx.x / N``
+    and ``size()`` N; a ``thread_block``'s rank is the thread index, its size the block's. So a
+    ``for (i = warp.thread_rank(); i < C; i += warp.size())`` loop is the lane-strided loop it
+    is. 1-D blocks are assumed, as the corpus's warp-per-row kernels have."""
+    if c.spelling not in ("thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size"):
+        return None
+    kids = children(c)
+    if not kids or kids[0].kind != K.MEMBER_REF_EXPR or not children(kids[0]):
+        return None
+    group = strip(children(kids[0])[0]).type.get_canonical().spelling
+    tile = _TILE.search(group)
+    if tile is not None:
+        n = int(tile.group(1))
+        return {"thread_rank": _lane_split("%", Sym("threadIdx.x", Kind.LANE), Num(n)),
+                "meta_group_rank": _lane_split("/", Sym("threadIdx.x", Kind.LANE), Num(n)),
+                "meta_group_size": Bin("/", Sym("blockDim.x", Kind.CONST), Num(n))}.get(c.spelling, Num(n))
+    if group.endswith("::thread_block"):
+        return Sym("threadIdx.x", Kind.LANE) if c.spelling == "thread_rank" else \
+            Sym("blockDim.x", Kind.CONST) if c.spelling in ("size", "num_threads") else None
     return None
 
 

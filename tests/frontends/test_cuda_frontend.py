@@ -1033,3 +1033,32 @@ def test_a_host_size_read_from_a_call_is_a_runtime_extent():
     assert findings(SIZE_FROM_A_CALL.replace("(n + BLOCK - 1) / BLOCK", "n / BLOCK")) == [(10, "BC302")]
     sized = SIZE_FROM_A_CALL.replace("v.numel()", "v.size(0)")
     assert findings(sized.replace("(n + BLOCK - 1) / BLOCK", "n / BLOCK")) == [(10, "BC302")]
+
+
+WARP_ROWS_CG = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void row_sums(float* out, const float* inp, int N, int C) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    int row = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
+    if (row >= N) { return; }
+    const float* x = inp + row * C;
+    float sum = 0.0f;
+    for (int i = warp.thread_rank(); i < C; i += warp.size()) {
+        sum += x[i];
+    }
+    sum = cg::reduce(warp, sum, cg::plus<float>{});
+    if (warp.thread_rank() == 0) { out[row] = sum; }
+}
+"""
+
+
+def test_cooperative_group_ranks_are_thread_indices():
+    """`warp.thread_rank()` / `warp.size()` drive the same lane-strided loop as `threadIdx.x % 32`
+    / 32, so its bound is checked (`i <= C` is BC104), and `block.thread_rank()` is threadIdx.x."""
+    assert findings(WARP_ROWS_CG) == []
+    assert findings(WARP_ROWS_CG.replace("i < C;", "i <= C;")) == [(10, "BC104")]
+    by_block = WARP_ROWS_CG.replace("i = warp.thread_rank(); i < C; i += warp.size()",
+                                    "i = block.thread_rank(); i <= C; i += block.size()")
+    assert findings(by_block) == [(10, "BC104")]
