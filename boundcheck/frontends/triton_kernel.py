@@ -347,6 +347,10 @@ class KernelAnalyser:
             assigned.append({n: v for n, v in self.env.items() if v is not entry.get(n)})
         in_body, in_else = assigned
         self.env = {**before, **in_body, **in_else}  # later code sees the else value where both assign
+        for name in set(in_body) ^ set(in_else):  # skip = False; if c: skip = True -> either, at run time
+            old, new = before.get(name), self.env[name]
+            if old is not None and _boolean(old) and _boolean(new) and old.expr != new.expr:
+                self.env[name] = Val(expr=sy.Sym(name, sy.Kind.OTHER))
         if key is not None:
             for taken, branch in ((True, in_body), (False, in_else)):
                 self.scoped[(key, taken)] = {n: (v, self.env[n]) for n, v in branch.items()}
@@ -966,6 +970,10 @@ def _times_data(op: str, pad: float | None, result: float | None, other: Val) ->
             and (other.flows or other.extra.get("data")):
         return math.nan
     return result
+
+
+def _boolean(v: Val) -> bool:
+    return isinstance(v.expr, sy.Sym) and v.expr.name in ("True", "False")
 
 
 def _ceiling_count(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:

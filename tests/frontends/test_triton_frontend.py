@@ -606,3 +606,33 @@ def test_a_second_pass_is_no_peeled_tail_for_a_loop_that_runs_the_partial_tile()
 
 def test_a_loop_that_stops_before_the_partial_tile_has_its_tail_outside() -> None:
     assert findings(TWO_PASSES.format(first="range(tl.cdiv(n_cols, BLOCK) - 1)")) == []
+
+
+# A flag a runtime test may set (`skip = False; if label == ignore: skip = True`) is either value
+# afterwards: both branches of `if skip:` run, and both are checked.
+RUNTIME_FLAG = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def loss(x_ptr, y_ptr, label_ptr, n_cols, ignore, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    skip = False
+    if tl.load(label_ptr + row) == ignore:
+        skip = True
+    if skip:
+        for i in range(0, n_cols, BLOCK):
+            tl.store(y_ptr + row * n_cols + i + offs, 0.0, mask=i + offs < n_cols)
+    else:
+        for i in range(0, n_cols, BLOCK):
+            x = tl.load(x_ptr + row * n_cols + i + offs, mask=i + offs < n_cols, other=0.0)
+            tl.store(y_ptr + row * n_cols + i + offs, x{mask})
+"""
+
+
+def test_both_branches_of_a_runtime_flag_are_checked() -> None:
+    assert findings(RUNTIME_FLAG.format(mask=", mask=i + offs < n_cols")) == []
+    src = RUNTIME_FLAG.format(mask="")
+    assert findings(src) == [(line_of(src, "x)"), "BC102")]
