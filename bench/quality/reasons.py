@@ -62,6 +62,17 @@ def whole_tile_index(site: Site) -> bool:
     return False
 
 
+def moving_limit(site: Site) -> bool:
+    """A guard ``i < d`` whose limit a loop above steps (``for (d = n / 2; d > 0; d >>= 1)``)."""
+    m = re.search(r"`[^`]*?(?:<|>=|<=|>)\s*(\w+)`", site.description)
+    if not m:
+        return False
+    limit = m.group(1)
+    above = site.window(15, 0)
+    return re.search(rf"for\s*\([^;]*;[^;]*;[^)]*\b{limit}\s*(>>=|<<=|\*=|/=|\+=|-=)", above) is not None \
+        or re.search(rf"\b{limit}\s*(>>=|<<=|\*=|/=)", above) is not None
+
+
 RULES: list[tuple[str, Callable[[Site], bool]]] = [
     ("analyzer gap: the intended code is already reported on this statement before the mutation",
      lambda s: s.record["intended_already_in_baseline"]),
@@ -98,6 +109,20 @@ RULES: list[tuple[str, Callable[[Site], bool]]] = [
      lambda s: s.record["language"] == "triton" and s.record["operator"] in ("drop-mask", "off-by-one")
      and "program_id" in s.kernel_header() + "\n".join(s.lines[:s.record["line"]][-60:])),
     # CUDA
+    ("not a bug of this rule: the limit moves with a tree-reduction / scan loop (an active-thread test,"
+     " not an extent)",
+     lambda s: s.record["language"] == "cuda" and moving_limit(s)),
+    ("analyzer gap: accesses indexed by a quotient / remainder of the guarded index (idx / C, idx % C)",
+     lambda s: s.record["language"] == "cuda" and s.record["operator"] in ("drop-guard", "thread-index-guard",
+                                                                          "off-by-one")
+     and re.search(r"\b\w+\s*/\s*[A-Za-z_]\w*|%\s*[A-Za-z_]", s.window(0, 4)) is not None
+     and "/ 2" not in s.line),
+    ("analyzer gap: guard on a block-local index or count (threadIdx.x < len)",
+     lambda s: s.record["language"] == "cuda" and re.search(r"\b(threadIdx\.[xyz]|tid|tx|ty)\s*<", s.line)
+     is not None),
+    ("analyzer gap: guard on a shifted index `(i + blockSize) < n` (second element per thread)",
+     lambda s: s.record["language"] == "cuda" and re.search(r"\(\s*\w+\s*\+\s*[A-Za-z_]\w*\s*\)\s*<", s.line)
+     is not None),
     ("analyzer gap: index built from warp / cooperative-groups ids (one row per warp)",
      lambda s: s.record["language"] == "cuda" and re.search(r"meta_group|warp_id|warp\.|lane_id|num_warps",
                                                            s.window(12, 0)) is not None
@@ -109,7 +134,9 @@ RULES: list[tuple[str, Callable[[Site], bool]]] = [
      lambda s: s.record["language"] == "cuda" and s.record["operator"] == "off-by-one"
      and re.match(r"\s*for\s*\(", s.line) is not None),
     ("analyzer gap: guard on an offset lane `(idx + k) < N` of a packed access",
-     lambda s: s.record["language"] == "cuda" and re.search(r"\(\s*\w+\s*\+\s*\d+\s*\)\s*<", s.line) is not None),
+     lambda s: s.record["language"] == "cuda" and s.record["operator"] in ("off-by-one", "drop-guard",
+                                                                          "thread-index-guard")
+     and re.search(r"\(\s*\w+\s*\+\s*\d+\s*\)\s*<", s.line) is not None),
     ("analyzer gap: guard on a block-local index (threadIdx / shared position)",
      lambda s: s.record["language"] == "cuda" and s.record["operator"] == "off-by-one"
      and "threadIdx" in s.line),
