@@ -604,8 +604,13 @@ class KernelAnalyser:
         left_node: ast.expr = node.left
         left = self.ev(node.left)
         mentions_data = bool(left.flows)
+        flows: tuple[Flow, ...] = ()
         for op_node, right_node in zip(node.ops, node.comparators):
             right = self.ev(right_node)
+            test = _PAD_TESTS.get(type(op_node)) if len(node.ops) == 1 else None
+            if test is not None:  # x != 0 on padded lanes tests the padding: 1 or 0 where it is counted
+                flows = tuple(replace(f, pad=_tested(test, f.pad, right.number), nonneg=True) for f in left.flows) \
+                    + tuple(replace(f, pad=_tested(test, left.number, f.pad), nonneg=True) for f in right.flows)
             mentions_data = mentions_data or bool(right.flows)
             op = _CMPOPS.get(type(op_node))
             if op and left.expr is not None and right.expr is not None:
@@ -613,7 +618,7 @@ class KernelAnalyser:
                                   self.src.between(left_node, right_node, op), op,
                                   self.text(left_node), self.text(right_node)))
             left, left_node = right, right_node
-        return Val(conds=tuple(conds), extra={"data": mentions_data})
+        return Val(conds=tuple(conds), extra={"data": mentions_data}, flows=flows)
 
     def _subscript(self, node: ast.Subscript) -> Val:
         base = self.ev(node.value)
@@ -970,6 +975,17 @@ def _times_data(op: str, pad: float | None, result: float | None, other: Val) ->
             and (other.flows or other.extra.get("data")):
         return math.nan
     return result
+
+
+_PAD_TESTS = {ast.Eq: float.__eq__, ast.NotEq: float.__ne__, ast.Lt: float.__lt__, ast.LtE: float.__le__,
+              ast.Gt: float.__gt__, ast.GtE: float.__ge__}
+
+
+def _tested(test: Callable[[float, float], bool], a: float | None, b: float | None) -> float | None:
+    """The 0/1 a comparison gives on padded lanes, where both sides are known there."""
+    if a is None or b is None:
+        return None
+    return 1.0 if test(float(a), float(b)) else 0.0
 
 
 def _boolean(v: Val) -> bool:

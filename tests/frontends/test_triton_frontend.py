@@ -636,3 +636,23 @@ def test_both_branches_of_a_runtime_flag_are_checked() -> None:
     assert findings(RUNTIME_FLAG.format(mask=", mask=i + offs < n_cols")) == []
     src = RUNTIME_FLAG.format(mask="")
     assert findings(src) == [(line_of(src, "x)"), "BC102")]
+
+
+# A comparison on padded lanes tests the padding: `x != 0` counts -inf lanes, not 0.0 ones.
+COUNT = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def count_nonzero(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other={other})
+    tl.atomic_add(out_ptr, tl.sum((x != 0).to(tl.int64), axis=0))
+"""
+
+
+def test_a_comparison_counts_the_padding_it_is_true_on() -> None:
+    src = COUNT.format(other='float("-inf")')
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC202")]
+    assert findings(COUNT.format(other="0.0")) == []
