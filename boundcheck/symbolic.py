@@ -252,11 +252,13 @@ def dims_of(
             key = (lane_name, axis)
             offset = frozenset(s.name for t in groups[i] for f in t.factors for s in syms(f)
                                if s.kind in (Kind.PROGRAM, Kind.LOOP))
-            if key not in parts or parts[key].intrinsic is None:
-                intrinsic = _intrinsic(lt, lane_name, axis, span)
-                rows = None
-                if intrinsic is None and dim.tiling is not Tiling.WHOLE:
-                    rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
+            intrinsic = _intrinsic(lt, lane_name, axis, span)
+            rows = None
+            if intrinsic is None and dim.tiling is not Tiling.WHOLE:
+                rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
+            # a lane is in bounds by construction only where every term it reaches is: in
+            # `b * T * C + (i / C % T) * C + i % C` (b = i / C / T) the wraps leave b unbounded
+            if key not in parts or intrinsic is None:
                 parts[key] = DimPart(dim, intrinsic, offset, whole_rows=rows is not None,
                                      shift=_shift(every, lane_terms, lt, lane_name),
                                      stride=tuple(sorted(render(f) for f in lt.factors if not lanes(f)))

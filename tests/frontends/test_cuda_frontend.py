@@ -1062,3 +1062,27 @@ def test_cooperative_group_ranks_are_thread_indices():
     by_block = WARP_ROWS_CG.replace("i = warp.thread_rank(); i < C; i += warp.size()",
                                     "i = block.thread_rank(); i <= C; i += block.size()")
     assert findings(by_block) == [(10, "BC104")]
+
+
+DECOMPOSED_INDEX = """\
+__global__ void add_positions(float* out, const float* inp, const float* wpe, int B, int T, int C) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    int N = B * T * C;
+    if (idx < N) {
+        int bt = idx / C;
+        int b = bt / T;
+        int t = bt % T;
+        int c = idx % C;
+        out[b * T * C + t * C + c] = inp[b * T * C + t * C + c] + wpe[t * C + c];
+    }
+}
+"""
+
+
+def test_a_decomposed_index_is_wrapped_only_where_every_part_is():
+    """`t = i / C % T` and `c = i % C` stay in bounds, but `b = i / C / T` does not: dropping the
+    guard leaves `inp[b * T * C + …]` unbounded (`wpe[t * C + c]` stays in bounds), and a guard
+    on threadIdx.x bounds only the first block (BC105)."""
+    assert findings(DECOMPOSED_INDEX) == []
+    assert findings(DECOMPOSED_INDEX.replace("if (idx < N) {", "{")) == [(9, "BC101"), (9, "BC102")]
+    assert findings(DECOMPOSED_INDEX.replace("if (idx < N)", "if (threadIdx.x < N)")) == [(4, "BC105")]
