@@ -410,7 +410,10 @@ class KernelBuilder:
             for r in ids:
                 self.recs[r].uses.append((red, span, via))
         if op == "=":
-            st.taint[name] = ids
+            # `m = block_reduce_max(v)`: one value for the whole group, in which the padded lanes
+            # were already judged against the reduction they fed; they do not feed m's consumers
+            folded = red is not None and strip(rhs).kind == K.CALL_EXPR and _callee(strip(rhs)) in self.helpers
+            st.taint[name] = frozenset() if folded else ids
             st.scope.env[name] = value
             cv = const_value(rhs, self.src, self.conv.macros)
             if cv is not None:
@@ -434,11 +437,26 @@ class KernelBuilder:
             rec = self.recs[r]
             if rec.kind is AccessKind.READ and rec.space is Space.SHARED:
                 ids |= st.taint.get(rec.buffer, frozenset())
-        for c in preorder(rhs):
+        stack = [rhs]
+        while stack:
+            c = stack.pop()
             if c.kind == K.DECL_REF_EXPR and c.spelling in st.taint:
                 ids |= st.taint[c.spelling]
+            stack += self._unpadded_children(c, st)
         return frozenset(i for i in ids if self.recs[i].kind is not AccessKind.WRITE or
                          self.recs[i].space is Space.SHARED)
+
+    def _unpadded_children(self, c: ci.Cursor, st: State) -> list[ci.Cursor]:
+        """The children whose padded lanes reach ``c``'s value: in ``i < n ? v : 0`` the lanes
+        past n take 0, so what padded ``v`` there does not flow on (``v``'s own read is recorded
+        with the 0 as its padding)."""
+        kids = children(c)
+        if c.kind != K.CONDITIONAL_OPERATOR or len(kids) != 3:
+            return kids
+        cond, a, b = kids
+        atoms = self.conv.atoms(cond, st.scope), self.conv.atoms(cond, st.scope, negated=True)
+        return [cond] + [branch for branch, guard in zip((a, b), atoms)
+                         if not any(g.boundary for g in self.guards_of(guard))]
 
     def _reduction(self, name: str, op: str, rhs: ci.Cursor) -> tuple[Reduction | None, tuple[str, ...]]:
         r = strip(rhs)
@@ -458,8 +476,8 @@ class KernelBuilder:
                 return Reduction.MIN, via
             if r.spelling in ("fmaf", "fma", "__fmaf_rn"):
                 return Reduction.DOT, via
-        if r.kind == K.CALL_EXPR and r.spelling in self.helpers:
-            return _helper_reduction(self.helpers[r.spelling]), via
+        if r.kind == K.CALL_EXPR and _callee(r) in self.helpers:
+            return _helper_reduction(self.helpers[_callee(r)], self.helpers), via
         if r.kind == K.BINARY_OPERATOR and binary_op(r) == "+" and refs_self:
             kids = [strip(k) for k in children(r)]
             other = [k for k in kids if not (k.kind == K.DECL_REF_EXPR and k.spelling == name)]
@@ -1112,15 +1130,34 @@ def _assigned_names(c: ci.Cursor) -> set[str]:
     return out
 
 
-def _helper_reduction(fn: ci.Cursor) -> Reduction | None:
-    calls = {c.spelling for c in preorder(fn) if c.kind == K.CALL_EXPR}
+def _callee(call: ci.Cursor) -> str:
+    """A call's function name, also where a dependent template argument leaves the call unnamed
+    (``block_reduce_max<NUM_THREADS>(v)`` in a kernel template): the overloaded name it refers to."""
+    if call.spelling:
+        return call.spelling
+    kids = children(call)
+    ref = next((k for k in child_list(kids[0]) if k.kind == K.OVERLOADED_DECL_REF), None) if kids else None
+    return ref.spelling if ref is not None else ""
+
+
+def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor]) -> Reduction | None:
+    """What a reduction helper computes, through the helpers it calls (a block max built from a
+    warp max: ``block_reduce_max`` → ``warp_reduce_max`` → ``fmaxf``)."""
+    seen, todo, calls, adds = {fn.spelling}, [fn], set(), False
+    while todo:
+        f = todo.pop()
+        for c in preorder(f):
+            if c.kind == K.CALL_EXPR:
+                calls.add(c.spelling)
+                if c.spelling in helpers and c.spelling not in seen and len(seen) < 4:
+                    seen.add(c.spelling)
+                    todo.append(helpers[c.spelling])
+            adds = adds or c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+="
     if calls & _MAX:
         return Reduction.MAX
     if calls & _MIN:
         return Reduction.MIN
-    if any(c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+=" for c in preorder(fn)):
-        return Reduction.SUM
-    return None
+    return Reduction.SUM if adds else None
 
 
 def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:

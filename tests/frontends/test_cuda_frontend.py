@@ -1086,3 +1086,53 @@ def test_a_decomposed_index_is_wrapped_only_where_every_part_is():
     assert findings(DECOMPOSED_INDEX) == []
     assert findings(DECOMPOSED_INDEX.replace("if (idx < N) {", "{")) == [(9, "BC101"), (9, "BC102")]
     assert findings(DECOMPOSED_INDEX.replace("if (idx < N)", "if (threadIdx.x < N)")) == [(4, "BC105")]
+
+
+BLOCK_SOFTMAX = """\
+#include <float.h>
+template <const int W = 32>
+__device__ float warp_max(float v) {
+    for (int m = W >> 1; m >= 1; m >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffff, v, m));
+    return v;
+}
+template <const int W = 32>
+__device__ float warp_sum(float v) {
+    for (int m = W >> 1; m >= 1; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m);
+    return v;
+}
+template <const int THREADS = 256>
+__device__ float block_max(float v) {
+    __shared__ float part[THREADS / 32];
+    v = warp_max<32>(v);
+    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = (threadIdx.x % 32 < THREADS / 32) ? part[threadIdx.x % 32] : -FLT_MAX;
+    return warp_max<THREADS / 32>(v);
+}
+template <const int THREADS = 256>
+__device__ float block_sum(float v) {
+    __shared__ float part[THREADS / 32];
+    v = warp_sum<32>(v);
+    if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v;
+    __syncthreads();
+    v = (threadIdx.x % 32 < THREADS / 32) ? part[threadIdx.x % 32] : 0.0f;
+    return warp_sum<THREADS / 32>(v);
+}
+template <const int THREADS = 256>
+__global__ void softmax(const float* x, float* y, int N) {
+    const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    float val = (idx < N) ? x[idx] : -FLT_MAX;
+    float max_val = block_max<THREADS>(val);
+    float e = (idx < N) ? expf(val - max_val) : 0.0f;
+    float total = block_sum<THREADS>(e);
+    if (idx < N) y[idx] = e / total;
+}
+"""
+
+
+def test_padding_reaches_a_block_reduction_built_from_warp_helpers():
+    """`block_max<THREADS>(val)` (a call the kernel template leaves unnamed) is a max through the
+    warp helper it calls: 0 padding there is BC202. Its result is one value for the block, and
+    `idx < N ? expf(val - m) : 0` pads the sum with 0 again: -FLT_MAX reaches no sum."""
+    assert findings(BLOCK_SOFTMAX) == []
+    assert findings(BLOCK_SOFTMAX.replace("x[idx] : -FLT_MAX", "x[idx] : 0.0f")) == [(33, "BC202")]
