@@ -454,6 +454,8 @@ class KernelBuilder:
         if c.kind != K.CONDITIONAL_OPERATOR or len(kids) != 3:
             return kids
         cond, a, b = kids
+        if not any(k.kind == K.DECL_REF_EXPR and k.spelling in st.taint for k in preorder(c)):
+            return kids  # nothing padded to hold back: skip reading the condition
         atoms = self.conv.atoms(cond, st.scope), self.conv.atoms(cond, st.scope, negated=True)
         return [cond] + [branch for branch, guard in zip((a, b), atoms)
                          if not any(g.boundary for g in self.guards_of(guard))]
