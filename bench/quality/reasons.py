@@ -85,6 +85,11 @@ RULES: list[tuple[str, Callable[[Site], bool]]] = [
      lambda s: s.record["operator"] in ("padding-neginf-to-zero", "drop-other") and s.record["language"] == "triton"),
     ("analyzer gap: the extent is a tl.constexpr parameter (not a multiple of the tile still skips the tail)",
      lambda s: s.record["operator"] == "floor-trip" and constexpr_extent(s) is not None),
+    ("analyzer gap: trip count held in a variable (NT = tl.cdiv(T, BT))",
+     lambda s: s.record["operator"] == "floor-trip" and s.record["language"] == "triton"
+     and re.match(r"\s*\w+\s*=", s.line) is not None),
+    ("analyzer gap: the ceil-div sets a loop's start or bound with other arithmetic (reverse or offset loop)",
+     lambda s: s.record["operator"] == "floor-trip" and s.record["language"] == "triton"),
     ("analyzer gap: grid from autotune meta[...] in a grid function",
      lambda s: s.record["operator"] == "floor-grid" and "meta[" in s.description),
     ("analyzer gap: grid built in a variable or wrapper and launched elsewhere",
@@ -92,8 +97,7 @@ RULES: list[tuple[str, Callable[[Site], bool]]] = [
     ("analyzer gap: block-pointer access whose shape the analyzer cannot see as tiled",
      lambda s: s.record["operator"] == "drop-boundary-check"),
     ("analyzer gap: whole-dimension tile (tl.arange(0, B), no offset) bounded only by this mask",
-     lambda s: s.record["language"] == "triton" and s.record["operator"] in ("drop-mask", "off-by-one",
-                                                                            "drop-mask-dim")
+     lambda s: s.record["language"] == "triton" and s.record["operator"] in ("drop-mask", "off-by-one")
      and whole_tile_index(s)),
     ("analyzer gap: the dropped conjunct is a named row/column mask (m_t[:, None]), not a comparison",
      lambda s: s.record["operator"] in ("drop-k-term", "drop-mask-dim")
@@ -165,5 +169,7 @@ def reason(record: dict, lines: Lines) -> str:
     found = next((why for why, test in RULES if test(site)), f"unclassified: {record['operator']}")
     if record["outcome"] == "caught-other":
         codes = sorted({f["code"] for f in record["new_findings"]})
+        if codes == [record["rule"]]:
+            return f"analyzer gap: {record['rule']} reported, but not on the changed statement's access"
         return f"analyzer gap: reported as {', '.join(codes)} instead of {record['rule']}"
     return found
