@@ -62,6 +62,18 @@ def whole_tile_index(site: Site) -> bool:
     return False
 
 
+def not_an_extent(site: Site) -> bool:
+    """``pid_n > 0``, ``p < global_pid``, ``start < end``: limits that are no tensor extent."""
+    m = re.search(r"^`(.*?)\s*(<|>)\s*(.*?)` became", site.description)
+    if not m:
+        return False
+    left, op, right = m.group(1).strip("( )"), m.group(2), m.group(3).strip("( )")
+    limit = right if op == "<" else left
+    if op == ">" and re.fullmatch(r"-?\d+", right):
+        return True  # a lower bound: `i > 0`
+    return re.search(r"pid|program|start|\bend\b", limit) is not None
+
+
 def moving_limit(site: Site) -> bool:
     """A guard ``i < d`` whose limit a loop above steps (``for (d = n / 2; d > 0; d >>= 1)``)."""
     m = re.search(r"`[^`]*?(?:<|>=|<=|>)\s*(\w+)`", site.description)
@@ -77,6 +89,8 @@ RULES: list[tuple[str, Callable[[Site], bool]]] = [
     ("analyzer gap: the intended code is already reported on this statement before the mutation",
      lambda s: s.record["intended_already_in_baseline"]),
     # Triton
+    ("not a bug of this rule: the comparison is no extent bound (a lower bound, a program id, a loop position)",
+     lambda s: s.record["language"] == "triton" and s.record["operator"] == "off-by-one" and not_an_extent(s)),
     ("analyzer gap: -inf padding reaching a tl.dot along the padded axis",
      lambda s: s.record["operator"] == "padding-zero-to-neginf" and "the dot" in s.description),
     ("analyzer gap: -inf padding reaching a tl.sum along the padded axis",
@@ -146,6 +160,9 @@ RULES: list[tuple[str, Callable[[Site], bool]]] = [
      and "threadIdx" in s.line),
     ("analyzer gap: grid held in a dim3 variable",
      lambda s: s.record["operator"] == "floor-grid" and "dim3" in s.line),
+    ("analyzer gap: grid held in an integer variable (int blocks = ceil_div(n, B))",
+     lambda s: s.record["operator"] == "floor-grid" and re.match(r"\s*(const\s+)?(int|auto|size_t|unsigned)\b",
+                                                                 s.line) is not None),
     ("analyzer gap: grid computed in the launch of a templated or wrapped kernel",
      lambda s: s.record["operator"] == "floor-grid"),
     ("analyzer gap: pipelined tile loop (starts at 1; the last tile is computed after the loop)",
