@@ -34,6 +34,22 @@ app = typer.Typer(cls=_DefaultToCheck, add_completion=False, no_args_is_help=Tru
                   help="Find boundary-handling bugs in tiled Triton and CUDA kernels.")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from boundcheck import __version__
+
+        typer.echo(f"boundcheck {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Find boundary-handling bugs in tiled Triton and CUDA kernels."""
+
+
 class OutputFormat(str, Enum):
     full = "full"
     concise = "concise"
