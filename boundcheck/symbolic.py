@@ -59,6 +59,22 @@ class Axis:
 Expr = Sym | Num | Bin | Call | Axis
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison ``left OP right`` of a mask or guard, as it holds on its path, with the
+    operator token's place for the safe fix and the source text of the whole and of each side."""
+
+    left: Expr
+    op: str
+    right: Expr
+    span: Span
+    op_span: Span | None
+    op_text: str
+    text: str = ""
+    left_text: str = ""
+    right_text: str = ""
+
+
 def render(e: Expr) -> str:
     """Source-like text for messages (minimal parentheses)."""
     match e:

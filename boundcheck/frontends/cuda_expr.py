@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, evaluate, first, last, unary_op
-from boundcheck.model import Span
-from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, Sym
+from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym
 
 K = ci.CursorKind
 _BUILTINS = {"threadIdx": Kind.LANE, "blockIdx": Kind.PROGRAM, "blockDim": Kind.CONST,
@@ -73,19 +72,6 @@ class Scope:
 
     def copy(self) -> Scope:
         return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts))
-
-
-@dataclass(frozen=True)
-class Atom:
-    """One comparison ``left OP right`` as it holds on a path (already negated if needed)."""
-
-    left: Expr
-    op: str
-    right: Expr
-    span: Span
-    op_span: Span | None
-    op_text: str
-    text: str
 
 
 class Converter:
@@ -227,7 +213,7 @@ class Converter:
                 self.expr(k, scope)
 
     # --- conditions --------------------------------------------------------------------------
-    def atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Atom]:
+    def atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Comparison]:
         """The comparisons that all hold when ``c`` is true (false if ``negated``); reading a
         condition records no accesses (the walker visits it once, for that)."""
         hooks = self.on_subscript, self.on_conditional
@@ -245,7 +231,7 @@ class Converter:
         finally:
             self.on_subscript, self.on_conditional = hooks
 
-    def _atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Atom]:
+    def _atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Comparison]:
         c = strip(c)
         if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!":
             kids = children(c)
@@ -277,7 +263,7 @@ class Converter:
         left, right = self.expr(kids[0], scope), self.expr(kids[1], scope)
         op_tok = self.op_token(c, kids[0], op)
         from boundcheck.symbolic import negate
-        return [Atom(left, negate(op) if negated else op, right, self.src.span(c),
+        return [Comparison(left, negate(op) if negated else op, right, self.src.span(c),
                      self.src.token_span(op_tok) if op_tok else None, op_tok.text if op_tok else op,
                      self.src.text_of(c))]
 

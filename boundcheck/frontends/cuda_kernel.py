@@ -21,7 +21,6 @@ from dataclasses import dataclass, field, replace
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import (
-    Atom,
     Converter,
     Scope,
     children,
@@ -51,6 +50,7 @@ from boundcheck.model import (
 from boundcheck.symbolic import (
     Bin,
     Call,
+    Comparison,
     Expr,
     Kind,
     Num,
@@ -98,7 +98,7 @@ class Ref:
 @dataclass(frozen=True)
 class Guard:
     bound: Bound
-    atom: Atom
+    atom: Comparison
     boundary: bool  # the limit is a runtime extent (not a loop variable or a literal)
     exit: bool = False  # from an early exit: threads that fail it are gone (BC303's concern)
     stride: bool = False  # a block / grid-stride loop's condition: its stores cover [start, limit)
@@ -544,7 +544,7 @@ class KernelBuilder:
         self.conv.expr(c, st.scope)
 
     # --- control flow -------------------------------------------------------------------------
-    def guards_of(self, atoms: list[Atom]) -> tuple[Guard, ...]:
+    def guards_of(self, atoms: list[Comparison]) -> tuple[Guard, ...]:
         out = []
         for a in atoms:
             for b in bounds_of(a.left, a.op, a.right, a.span):

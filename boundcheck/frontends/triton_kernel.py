@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from boundcheck import symbolic as sy
+from boundcheck.symbolic import Comparison
 from boundcheck.frontends.pysource import Source
-from boundcheck.frontends.triton_values import (ELEMENTWISE, BlockPtr, Cond, Flow, Val, arith, arith_reversed,
+from boundcheck.frontends.triton_values import (ELEMENTWISE, BlockPtr, Flow, Val, arith, arith_reversed,
                                                 elementwise)
 from boundcheck.model import (Access, AccessKind, Bound, Dim, Divisibility, FloorDiv, Kernel, Language, Loop, Padding,
                               Reduction, Space, Span, Tiling, Use)
@@ -177,7 +178,7 @@ class KernelAnalyser:
         self.contracts: list[Divisibility] = []
         self.tail_handled: set[tuple[str, str]] = set()
         self.facts: list[Divisibility] = []  # true on the current path (EVEN_K branches)
-        self.tile_guards: list[Cond] = []  # scalar `if` conditions on tile offsets
+        self.tile_guards: list[Comparison] = []  # scalar `if` conditions on tile offsets
         self.flags: dict[str, Flag] = {}
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
@@ -614,9 +615,9 @@ class KernelAnalyser:
             mentions_data = mentions_data or bool(right.flows)
             op = _CMPOPS.get(type(op_node))
             if op and left.expr is not None and right.expr is not None:
-                conds.append(Cond(left.expr, op, right.expr, self.span(node),
+                conds.append(Comparison(left.expr, op, right.expr, self.span(node),
                                   self.src.between(left_node, right_node, op), op,
-                                  self.text(left_node), self.text(right_node)))
+                                  left_text=self.text(left_node), right_text=self.text(right_node)))
             left, left_node = right, right_node
         return Val(conds=tuple(conds), extra={"data": mentions_data}, flows=flows)
 
@@ -893,7 +894,7 @@ class KernelAnalyser:
                                       False, checked, text, None))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
-    def _bounds(self, c: Cond) -> list[Bound]:
+    def _bounds(self, c: Comparison) -> list[Bound]:
         found = sy.bounds_of(c.left, c.op, c.right, c.span)
         index = c.left_text if sy.lanes(c.left) else c.right_text
         return [replace(b, op_span=c.op_span, op_text=c.op_text, index=index or b.index) for b in found]
@@ -1054,7 +1055,7 @@ def _max_operands(e: sy.Expr) -> list[sy.Expr]:
     return [e]
 
 
-def _has_lanes(c: Cond) -> bool:
+def _has_lanes(c: Comparison) -> bool:
     return bool(sy.lanes(c.left) or sy.lanes(c.right))
 
 

@@ -11,22 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from boundcheck.model import Span
-from boundcheck.symbolic import Expr
-
-
-@dataclass(frozen=True)
-class Cond:
-    """One comparison of a mask or scalar guard, as written."""
-
-    left: Expr
-    op: str
-    right: Expr
-    span: Span
-    op_span: Span | None
-    op_text: str
-    left_text: str = ""
-    right_text: str = ""
+from boundcheck.symbolic import Comparison, Expr
 
 
 @dataclass(frozen=True)
@@ -52,7 +37,7 @@ class BlockPtr:
 @dataclass(frozen=True)
 class Val:
     expr: Expr | None = None
-    conds: tuple[Cond, ...] | None = None
+    conds: tuple[Comparison, ...] | None = None
     opaque_mask: bool = False
     bptr: BlockPtr | None = None
     desc: bool = False
