@@ -218,6 +218,17 @@ class FloorDiv:
 
 
 @dataclass(frozen=True)
+class TileWalk:
+    """The extent a loop walks tile by tile, partial tile included: a ceiling trip count
+    (``range(cdiv(K, B))``, ``t < (K + T - 1) / T``) or a range stepped by the tile up to the extent
+    (``range(0, K, B)``, ``k < K; k += T``: ``stepped``)."""
+
+    extent: str
+    tile: str
+    stepped: bool = False
+
+
+@dataclass(frozen=True)
 class Loop:
     """A loop over tiles. ``full_tiles``: it stops before the partial tile (``cdiv(K, B) - 1``,
     ``K // B``), so its accesses stay in bounds; ``trip`` is set when that stop is a floor
@@ -229,6 +240,7 @@ class Loop:
     full_tiles: bool = False
     end_line: int = 0
     walks_tail: bool = False  # its trip count is a ceiling (``range(cdiv(K, B))``): it runs the partial tile
+    walks: TileWalk | None = None
 
 
 @dataclass(frozen=True)

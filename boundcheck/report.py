@@ -230,7 +230,7 @@ def _extents(module: Module, kernel: Kernel, members: list[tuple[Access, Dim]]) 
     if fact is not None:
         return [fact.extent], "contract"
     if dim.loop is not None and dim.tile:
-        found = _loop_extent(module, dim.loop, dim.tile)
+        found = _loop_extent(dim.loop, dim.tile)
         if found:
             return [found], "loop header"
     return [], None
@@ -242,18 +242,11 @@ def _limit(bound: Bound, access: Access) -> str:
     return bound.limit
 
 
-_CEIL = (r"cdiv\(\s*(?P<e>[^,()]+?)\s*,\s*{t}\s*\)", r"\(\s*(?P<e>[\w.\[\]]+)\s*\+\s*{t}\s*-\s*1\s*\)\s*//?\s*{t}\b")
-_STEPPED = (r"range\(\s*[^,()]+,\s*(?P<e>[^,()]+?)\s*,\s*{t}\s*\)", r"<\s*(?P<e>[\w.\[\]]+)\s*;[^;]*\+=\s*{t}\b")
-
-
-def _loop_extent(module: Module, loop: Loop, tile: str) -> str | None:
+def _loop_extent(loop: Loop, tile: str) -> str | None:
     if loop.trip is not None:
         return loop.trip.extent
-    header = _span_text(module, loop.span)
-    for pattern in (*_CEIL, *_STEPPED):
-        m = re.search(pattern.format(t=re.escape(tile)), header)
-        if m:
-            return m.group("e")
+    if loop.walks is not None and loop.walks.tile == tile:
+        return loop.walks.extent
     return None
 
 
@@ -371,10 +364,8 @@ def _loop(module: Module, loop: Loop) -> LoopReport:
         trip = "floor"
     elif loop.full_tiles:
         trip = "full_tiles"
-    elif any(re.search(p.format(t=r"[\w.]+"), header) for p in _CEIL):
-        trip = "ceil"
-    elif any(re.search(p.format(t=r"[\w.]+"), header) for p in _STEPPED):
-        trip = "stepped"
+    elif loop.walks is not None:
+        trip = "stepped" if loop.walks.stepped else "ceil"
     else:
         trip = "other"
     return LoopReport(loop.span.line, loop.end_line, loop.var, header, trip,

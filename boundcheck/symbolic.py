@@ -12,7 +12,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from boundcheck.model import Bound, Dim, FloorDiv, Loop, Span, Tiling
+from boundcheck.model import Bound, Dim, FloorDiv, Loop, Span, TileWalk, Tiling
 
 
 class Kind(enum.Enum):
@@ -471,6 +471,25 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
             if _is_ceiling_numerator(num_terms, den):
                 return None
             return FloorDiv(extent=render(num), tile=render(den), span=span, text=render(e))
+    return None
+
+
+def tile_walk(stop: Expr, step: Expr | None = None, int_division_ops: tuple[str, ...] = ("//",)) -> TileWalk | None:
+    """The extent a loop walks tile by tile: ``cdiv(E, T)`` or ``(E + T - 1) // T`` iterations,
+    or, with a ``step`` T, a range up to E itself."""
+    if step is not None:
+        if not variable(expand(step)) and not isinstance(step, Num):
+            return None
+        return TileWalk(render(stop), render(step), stepped=True) if not lanes(stop) else None
+    match stop:
+        case Call(fn="cdiv", args=(extent, tile)):
+            return TileWalk(render(extent), render(tile))
+        case Bin(op=op, left=num, right=den) if op in int_division_ops:
+            terms = expand(num)
+            if _is_ceiling_numerator(terms, den) and constant(terms) < 0:
+                den_text = terms_text(variable(expand(den)))
+                rest = [t for t in variable(terms) if terms_text([t]) != den_text]
+                return TileWalk(terms_text(rest), render(den)) if rest else None
     return None
 
 

@@ -65,6 +65,7 @@ from boundcheck.symbolic import (
     render,
     syms,
     terms_text,
+    tile_walk,
     variable,
 )
 
@@ -730,12 +731,16 @@ class KernelBuilder:
                 else Sym(var, Kind.LOOP)
             st.scope.consts.pop(var, None)
         atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
-        trip = None
+        trip, walks = None, None
         if var is not None and start is not None and (start == Num(0) or _per_warp(start)):
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == Sym(var, Kind.LOOP) and a.op == "<":
                     trip = floor_division(a.right, header, ("/",))
-        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line)
+                    walks = None if trip else tile_walk(a.right, None, ("/",))
+                elif a.op == "<" and start == Num(0) and step_of_var != Num(1) \
+                        and a.left == _times(Sym(var, Kind.LOOP), step_of_var):
+                    walks = tile_walk(a.right, step_of_var)  # for (k = 0; k < K; k += TILE)
+        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks)
         self.kernel.loops.append(loop)
         if var is not None:
             self.loops[var] = loop

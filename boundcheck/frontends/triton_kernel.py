@@ -11,12 +11,34 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from boundcheck import symbolic as sy
-from boundcheck.symbolic import Comparison
 from boundcheck.frontends.pysource import Source
-from boundcheck.frontends.triton_values import (ELEMENTWISE, BlockPtr, Flow, Val, arith, arith_reversed,
-                                                elementwise)
-from boundcheck.model import (Access, AccessKind, Bound, Dim, Divisibility, FloorDiv, Kernel, Language, Loop, Padding,
-                              Reduction, Space, Span, Tiling, Use)
+from boundcheck.frontends.triton_values import (
+    ELEMENTWISE,
+    BlockPtr,
+    Flow,
+    Val,
+    arith,
+    arith_reversed,
+    elementwise,
+)
+from boundcheck.model import (
+    Access,
+    AccessKind,
+    Bound,
+    Dim,
+    Divisibility,
+    FloorDiv,
+    Kernel,
+    Language,
+    Loop,
+    Padding,
+    Reduction,
+    Space,
+    Span,
+    Tiling,
+    Use,
+)
+from boundcheck.symbolic import Comparison
 
 _BINOPS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -429,8 +451,11 @@ class KernelAnalyser:
                     start_div = sy.floor_division(candidate, header)
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
+        walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
+            if stop_expr is not None and trip is None else None
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None,
-                    stmt.end_lineno or stmt.lineno, walks_tail=_ceiling_count(stop_expr, step, start))
+                    stmt.end_lineno or stmt.lineno, walks_tail=_ceiling_count(stop_expr, step, start),
+                    walks=walks)
         self.loops.append(loop)
         var_expr = None
         if var and step is not None and step.expr is not None and start is not None and start.expr is not None:
