@@ -97,8 +97,7 @@ def check(
     if missing:
         typer.echo(f"boundcheck: error: no such file or directory: {', '.join(missing)}", err=True)
         raise typer.Exit(2)
-    result = check_paths(paths, settings)
-    findings = result.findings
+    findings = check_paths(paths, settings)
     if fix or diff:
         from boundcheck import fixes
 

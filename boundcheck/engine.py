@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from boundcheck import suppressions
@@ -18,15 +17,7 @@ from boundcheck.settings import Settings, code_matches
 PARALLEL_THRESHOLD = 24  # files; below this a process pool costs more than it saves
 
 
-@dataclass
-class Result:
-    findings: list[Finding] = field(default_factory=list)
-    files_checked: int = 0
-    files_parsed: int = 0
-    lines_parsed: int = 0
-
-
-def selected_rules(settings: Settings, path: str | None = None) -> list[Rule]:
+def selected_rules(settings: Settings) -> list[Rule]:
     rules = []
     for code, cls in all_rules().items():
         chosen = (
@@ -63,38 +54,31 @@ def check_source(path: str, language: Language, source: str, settings: Settings)
     except Exception as exc:  # a frontend bug must not end the run: report it as BC001
         module = Module(path, language, source, errors=[(Span(1, 0, 1, 0), f"internal error: {exc!r}")])
     findings: list[Finding] = []
-    for rule in selected_rules(settings, path):
+    for rule in selected_rules(settings):
         findings.extend(rule.check(module))
     unique = {(f.code, f.span, f.message): f for f in findings}  # an inlined helper reports once
     findings = suppressions.apply(module, list(unique.values()), settings)
     return sorted(findings, key=Finding.sort_key), True
 
 
-def _check_file(args: tuple[str, Language, Settings]) -> tuple[list[Finding], bool, int]:
+def _check_file(args: tuple[str, Language, Settings]) -> list[Finding]:
     path, language, settings = args
     try:
         source = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         return [Finding("BC001", "parse-failure", f"could not be read: {exc.strerror}", path,
-                        Span(1, 0, 1, 0))], False, 0
-    findings, parsed = check_source(path, language, source, settings)
-    return findings, parsed, source.count("\n") + 1 if parsed else 0
+                        Span(1, 0, 1, 0))]
+    return check_source(path, language, source, settings)[0]
 
 
-def check_paths(paths: list[str], settings: Settings) -> Result:
-    files = [(str(p), lang) for p, lang in
-             discover(paths, settings.exclude + settings.extend_exclude, settings.respect_gitignore)]
+def check_paths(paths: list[str], settings: Settings) -> list[Finding]:
+    """Findings for every file under ``paths``, suppressed ones included and marked."""
+    work = [(str(p), lang, settings) for p, lang in
+            discover(paths, settings.exclude + settings.extend_exclude, settings.respect_gitignore)]
     jobs = settings.jobs or min(os.cpu_count() or 1, 8)
-    work = [(p, lang, settings) for p, lang in files]
-    result = Result(files_checked=len(files))
-    if jobs > 1 and len(files) >= PARALLEL_THRESHOLD:
+    if jobs > 1 and len(work) >= PARALLEL_THRESHOLD:
         with ProcessPoolExecutor(jobs) as pool:
             outcomes = list(pool.map(_check_file, work, chunksize=8))
     else:
         outcomes = [_check_file(w) for w in work]
-    for findings, parsed, lines in outcomes:
-        result.findings.extend(findings)
-        result.files_parsed += parsed
-        result.lines_parsed += lines
-    result.findings.sort(key=Finding.sort_key)
-    return result
+    return sorted((f for findings in outcomes for f in findings), key=Finding.sort_key)

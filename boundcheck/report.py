@@ -151,7 +151,7 @@ def analyse(path: str, language: Language, source: str, settings: Settings) -> t
         module = Module(path, language, source, errors=[(Span(1, 0, 1, 0), f"internal error: {exc!r}")])
     if module.errors:
         return module, []
-    found = [f for rule in selected_rules(settings, path) for f in rule.check(module)]
+    found = [f for rule in selected_rules(settings) for f in rule.check(module)]
     unique = list({(f.code, f.span, f.message): f for f in found}.values())
     return module, sorted(suppressions.apply(module, unique, settings), key=Finding.sort_key)
 

@@ -346,7 +346,6 @@ class Parsed:
     tu: ci.TranslationUnit
     source: Source
     diagnostics: list[tuple[int, int, int, str]]  # severity, line, column, text (main file)
-    lost_includes: list[str]
 
 
 def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
@@ -371,4 +370,4 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
         loc = d.location
         if d.severity >= ci.Diagnostic.Error and loc.file is not None and loc.file.name == path:
             diags.append((d.severity, loc.line, loc.column, d.spelling))
-    return Parsed(tu, Source(path, text), diags, sorted(missing))
+    return Parsed(tu, Source(path, text), diags)

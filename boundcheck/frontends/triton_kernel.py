@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from boundcheck import symbolic as sy
@@ -97,17 +97,6 @@ def divisibility(node: ast.expr, render: Callable[[ast.expr], str], origin: str)
     if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod):
         return Divisibility(render(left.left), render(left.right), origin) if _is_zero(right) else None
     return Divisibility(render(left), render(right), origin)
-
-
-def _walk(node: ast.AST, skip_negations: bool = False) -> Iterator[ast.AST]:
-    """Every node under ``node``; with ``skip_negations``, not those under ``not``/``~``."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if skip_negations and isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.Not, ast.Invert)):
-            continue
-        yield n
-        stack.extend(ast.iter_child_nodes(n))
 
 
 def arg_key(node: ast.expr) -> str:
