@@ -1,13 +1,16 @@
-"""Which dimensions of an access need a guard, and which guards and contracts cover them.
+"""Which dimensions of an access need a guard, which guards and contracts cover them, and which
+reductions receive a padding that is not their identity.
 
-Shared by the guard rules (BC101–BC106) so that "covered" means one thing everywhere.
+Shared by the rules (and the report) so that "covered", "contracted" and "harmful padding" each
+mean one thing everywhere, and no rule module imports another.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from boundcheck.model import Access, Bound, Dim, Divisibility, Kernel, Space, Tiling
+from boundcheck.model import Access, Bound, Dim, Divisibility, FloorDiv, Kernel, Space, Tiling, Use
 
 
 def covers(bound: Bound, dim: Dim) -> bool:
@@ -111,3 +114,27 @@ def smallest_break(dim: Dim) -> str:
     """The smallest shape that leaves a partial tile: one more than a tile."""
     return f"any extent that is not a multiple of {dim.tile}, e.g. {dim.tile} + 1" if dim.tile else \
         "any extent that is not a multiple of the tile"
+
+
+def floor_contract(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
+    """A fact that makes a floor division exact (BC301 trip counts, BC302 grids)."""
+    return next((f for f in facts if (f.tile == div.tile and not f.pitch) or (f.extent == div.extent and f.tile)),
+                None)
+
+
+def is_identity(value: float | None, identity: float) -> bool:
+    return value is not None and (value == identity or (math.isnan(value) and math.isnan(identity)))
+
+
+def harmful_uses(access: Access) -> list[Use]:
+    """Reductions that receive padding other than their identity along a guarded axis."""
+    guarded_axes = {b.axis for b in access.guards}
+    out = []
+    for use in access.uses:
+        if use.padding.value is None and not use.padding.stale:
+            continue
+        if use.axes is not None and None not in guarded_axes and not guarded_axes & set(use.axes):
+            continue
+        if use.padding.stale or not is_identity(use.padding.value, use.reduction.identity):
+            out.append(use)
+    return out

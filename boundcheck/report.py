@@ -10,12 +10,11 @@ break the kernel, so the report and ``boundcheck check`` never disagree.
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import asdict, dataclass, field
 
 from boundcheck import suppressions
-from boundcheck.coverage import contract_for, coverage, covers, extents_of
+from boundcheck.coverage import contract_for, coverage, covers, extents_of, is_identity
 from boundcheck.findings import Finding
 from boundcheck.model import (
     Access,
@@ -353,7 +352,7 @@ def _use(u: Use) -> UseReport:
     elif u.padding.value is None:
         same = None
     else:
-        same = u.padding.value == identity or (math.isnan(u.padding.value) and math.isnan(identity))
+        same = is_identity(u.padding.value, identity)
     return UseReport(u.reduction.value, format_value(identity), u.padding.describe(), list(u.via),
                      u.span.line, same)
 

@@ -1,9 +1,9 @@
 from collections.abc import Iterator
 
+from boundcheck.coverage import harmful_uses
 from boundcheck.findings import Edit, Finding, Fix
 from boundcheck.model import Access, Kernel, Module, Use, format_value
 from boundcheck.registry import Rule
-from boundcheck.rules.bc202_padding_not_identity import harmful_uses
 
 
 class UndefinedPadding(Rule):

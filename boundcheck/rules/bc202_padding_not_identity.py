@@ -1,27 +1,9 @@
-import math
 from collections.abc import Iterator
 
+from boundcheck.coverage import harmful_uses
 from boundcheck.findings import Finding
-from boundcheck.model import Access, Kernel, Module, Reduction, Use, format_value
+from boundcheck.model import Kernel, Module, Reduction, format_value
 from boundcheck.registry import Rule
-
-
-def harmful_uses(access: Access) -> list[Use]:
-    """Reductions that receive padding other than their identity along a guarded axis."""
-    guarded_axes = {b.axis for b in access.guards}
-    out = []
-    for use in access.uses:
-        if use.padding.value is None and not use.padding.stale:
-            continue
-        if use.axes is not None and None not in guarded_axes and not guarded_axes & set(use.axes):
-            continue
-        if use.padding.stale or not _same(use.padding.value, use.reduction.identity):
-            out.append(use)
-    return out
-
-
-def _same(a: float | None, b: float) -> bool:
-    return a is not None and (a == b or (math.isnan(a) and math.isnan(b)))
 
 
 class PaddingNotIdentity(Rule):

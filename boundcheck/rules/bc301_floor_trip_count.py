@@ -1,13 +1,9 @@
 from collections.abc import Iterator
 
+from boundcheck.coverage import floor_contract
 from boundcheck.findings import Finding
-from boundcheck.model import Divisibility, FloorDiv, Kernel, Module
+from boundcheck.model import Kernel, Module
 from boundcheck.registry import Rule
-
-
-def contracted(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
-    return next((f for f in facts if (f.tile == div.tile and not f.pitch) or (f.extent == div.extent and f.tile)),
-                None)
 
 
 class FloorTripCount(Rule):
@@ -19,7 +15,7 @@ class FloorTripCount(Rule):
     def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
         for loop in kernel.loops:
             div = loop.trip
-            if div is None or contracted(div, kernel.contracts) or (div.extent, div.tile) in kernel.tail_handled:
+            if div is None or floor_contract(div, kernel.contracts) or (div.extent, div.tile) in kernel.tail_handled:
                 continue
             yield self.finding(
                 module, loop.span,

@@ -1,9 +1,9 @@
 from collections.abc import Iterator
 
+from boundcheck.coverage import floor_contract
 from boundcheck.findings import Finding
 from boundcheck.model import Module
 from boundcheck.registry import Rule
-from boundcheck.rules.bc301_floor_trip_count import contracted
 
 
 class FloorGrid(Rule):
@@ -15,7 +15,7 @@ class FloorGrid(Rule):
     def check(self, module: Module) -> Iterator[Finding]:
         for launch in module.launches:
             for div in launch.grid:
-                if contracted(div, launch.facts):
+                if floor_contract(div, launch.facts):
                     continue
                 yield self.finding(
                     module, div.span,
