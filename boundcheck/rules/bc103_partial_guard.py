@@ -15,13 +15,13 @@ class PartialGuard(Rule):
     def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
         for access in kernel.accesses:
             cov = coverage(kernel, access)
-            if cov is None or not cov.uncovered or not (cov.covered or cov.local_only):
+            if cov is None or not cov.uncovered or not (cov.guarded or cov.local_only):
                 continue
             first = cov.uncovered[0]
             loop = " (the K-tail of the loop)" if first.loop is not None else ""
             yield self.finding(
                 module, access.span,
-                f"{access.kind.value} of `{access.buffer}` is bounded along {describe_dims(cov.covered)}"
+                f"{access.kind.value} of `{access.buffer}` is bounded along {describe_dims(cov.guarded or [d for d, _ in cov.local_only])}"
                 f" but not along {describe_dims(cov.uncovered)}{loop}: lanes past that extent read or"
                 f" write the next row or past the end for {smallest_break(first)};"
                 f" add `{first.label} < <extent>` to the mask or guard",
