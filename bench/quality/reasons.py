@@ -86,8 +86,6 @@ def moving_limit(site: Site) -> bool:
 
 
 RULES: list[tuple[str, Callable[[Site], bool]]] = [
-    ("analyzer gap: the intended code is already reported on this statement before the mutation",
-     lambda s: s.record["intended_already_in_baseline"]),
     # Triton
     ("not a bug of this rule: the comparison is no extent bound (a lower bound, a program id, a loop position)",
      lambda s: s.record["language"] == "triton" and s.record["operator"] == "off-by-one" and not_an_extent(s)),

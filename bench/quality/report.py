@@ -17,7 +17,6 @@ from pathlib import Path
 
 from bench.quality.reasons import reason
 
-OUTCOMES = ("caught-intended", "caught-other", "missed")
 
 
 @lru_cache(maxsize=64)
@@ -30,20 +29,22 @@ def misses_of(records: list[dict]) -> list[tuple[str, dict]]:
     out = []
     for r in records:
         for m in r["mutants"]:
-            if m["outcome"] != "caught-intended":
+            if m["outcome"] in ("caught-other", "missed"):
                 out.append((reason(m, list(_lines(m["path"]))), m))
     return out
 
 
 def table(summary: dict) -> str:
-    out = ["| language | rule | mutants | caught (intended rule) | caught (other rule only) | missed | skipped |"
-           " recall |",
-           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    out = ["| language | rule | mutants | caught (intended rule) | caught (other rule only) | missed |"
+           " already reported | skipped | recall |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for row in summary["rules"]:
         made = row["made"]
-        recall = f"{100 * row['caught-intended'] / made:.0f}%" if made else "n/a"
+        counted = made - row.get("already-reported", 0)
+        recall = f"{100 * row['caught-intended'] / counted:.0f}%" if counted else "n/a"
         out.append(f"| {row['language']} | {row['rule']} | {made} | {row['caught-intended']} |"
-                   f" {row['caught-other']} | {row['missed']} | {row['skipped']} | {recall} |")
+                   f" {row['caught-other']} | {row['missed']} | {row.get('already-reported', 0)} |"
+                   f" {row['skipped']} | {recall} |")
     out += ["", "Unmodified code (BC001 counted apart from the findings):", "",
             "| language | files with kernels | lines | findings | per 1,000 lines | files with BC001 |",
             "|---|---:|---:|---:|---:|---:|"]

@@ -5,7 +5,7 @@
 For each Triton / CUDA file: boundcheck's findings on the unmodified file (the false-positive
 candidates, to be classified by hand), then one mutant per seeded bug, each checked in-process
 and classified as caught by the intended rule near the changed statement, caught only by other
-findings, or missed. Writes ``results.json`` (every finding and every mutant's outcome) and
+findings, missed, or already reported (the unmodified file has the rule's finding on that statement). Writes ``results.json`` (every finding and every mutant's outcome) and
 ``results.md`` (the per-rule table, skips and misses by reason) and ``misses.md`` (every mutant its
 rule did not catch, grouped by reason), and prints the table. Deterministic: files and mutants are
 processed in a fixed order, and results are gathered in that order.
@@ -31,7 +31,7 @@ from boundcheck.findings import Finding
 from boundcheck.model import Language
 from boundcheck.settings import Settings
 
-OUTCOMES = ("caught-intended", "caught-other", "missed")
+OUTCOMES = ("caught-intended", "caught-other", "missed", "already-reported")
 
 
 class FileTimeout(BaseException):
@@ -106,15 +106,17 @@ def classify(m: Mutant, original: str, base: list[Finding], language: Language) 
     targets = [lines.target(lo, hi) for lo, hi in m.targets]
     new = new_findings(base, found, lines)
     near = [f for f in new if f.code == m.rule and any(a <= f.span.line <= b for a, b in targets)]
-    outcome = "caught-intended" if near else "caught-other" if new else "missed"
     already = [f for f in found if f.code == m.rule and any(a <= f.span.line <= b for a, b in targets)
                and f not in new]
+    # the unmodified file already has the rule's finding on the changed statement, so the mutant's
+    # bug cannot be told from the one reported before: neither caught nor missed
+    outcome = "caught-intended" if near else "already-reported" if already else \
+        "caught-other" if new else "missed"
     return {
         "operator": m.operator, "rule": m.rule, "language": language.value, "path": m.path,
         "line": m.line, "description": m.description, "outcome": outcome,
         "targets": targets,
         "new_findings": [{"code": f.code, "line": f.span.line, "message": f.message} for f in new],
-        "intended_already_in_baseline": bool(already) and not near,
     }
 
 

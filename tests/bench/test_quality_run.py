@@ -3,9 +3,12 @@ findings a mutant adds."""
 
 from __future__ import annotations
 
-from bench.quality.run import LineMap, new_findings
+from bench.quality.mutant import Mutant
+from bench.quality.run import LineMap, classify, new_findings
 from boundcheck.findings import Finding
-from boundcheck.model import Span
+from boundcheck.engine import check_source
+from boundcheck.model import Language, Span
+from boundcheck.settings import Settings
 
 ORIGINAL = "a\nb\nc(x,\n  y)\nd\ne\n"
 
@@ -37,3 +40,24 @@ def test_new_findings_ignore_what_the_original_already_had_after_a_shift() -> No
 def test_a_finding_moved_by_the_change_is_not_new() -> None:
     lines = LineMap.between(ORIGINAL, "a\nb\nc(x)\nd\ne\n")
     assert new_findings([finding("BC201", 4)], [finding("BC201", 3)], lines) == []
+
+
+ROWS_GUARDED = """\
+__global__ void copy2d(const float* a, float* b, int M, int N) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    GUARD
+    b[row * N + col] = a[row * N + col];
+}
+"""
+
+
+def test_a_mutant_on_a_statement_already_reported_with_its_code_is_counted_apart() -> None:
+    """The unmodified store is already BC102; a change that leaves it unguarded cannot be told
+    from that finding, so the mutant is neither caught nor missed."""
+    original = ROWS_GUARDED.replace("GUARD", "")
+    mutated = ROWS_GUARDED.replace("GUARD", "int unused = 0;")
+    base, _ = check_source("k.cu", Language.CUDA, original, Settings())
+    assert ("BC102", 5) in [(f.code, f.span.line) for f in base]
+    m = Mutant("drop-guard", "BC102", "k.cu", 4, "test", mutated, ((4, 5),))
+    assert classify(m, original, base, Language.CUDA)["outcome"] == "already-reported"

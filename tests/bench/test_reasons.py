@@ -11,8 +11,7 @@ from bench.quality.reasons import reason
 def mutant(language: str, operator: str, rule: str, line: int, description: str, path: str = "k",
            outcome: str = "missed", new: list[dict] | None = None) -> dict:
     return {"language": language, "operator": operator, "rule": rule, "line": line, "path": path,
-            "description": description, "outcome": outcome, "new_findings": new or [],
-            "intended_already_in_baseline": False}
+            "description": description, "outcome": outcome, "new_findings": new or []}
 
 
 def test_neg_inf_padding_miss_names_its_consumer() -> None:
