@@ -234,7 +234,8 @@ class KernelBuilder:
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
-        guards = [self._vector_bound(g, rec.width, rec.index) for g in rec.guards if not g.split or whole]
+        guards = [b for g in rec.guards if not g.split or whole
+                  for b in _at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index, rec.width)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)]
@@ -946,6 +947,24 @@ class KernelBuilder:
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
+
+
+def _at_access(g: Guard, bound: Bound, index: Expr, width: int) -> list[Bound]:
+    """A guard on an offset lane, ``(i + 2) < n`` over ``c[i + 2]``, bounds the access's own first
+    element by what is left of the offset past the access's (0 here, so ``(i + 2) <= n`` admits n);
+    over a W-wide vector that reaches its last lane (``i + 7 < n`` over 8 lanes at ``i``) it is
+    also the bound of that last lane, which ``i + 7 <= n`` lets reach n. Only an offset the guard
+    writes is moved: ``row < n`` over ``row_ptr[row + 1]`` bounds an array one longer."""
+    guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
+    at = expand(index)
+    rel = bound.lane_offset - constant(at)
+    if bound.lane_offset <= 0 or rel < 0 or not float(rel).is_integer() \
+            or terms_text(variable(expand(guarded))) != terms_text(variable(at)):
+        return [bound]
+    bound = replace(bound, lane_offset=int(rel))
+    if 1 < width <= rel + 1:
+        return [bound, replace(bound, lane_offset=int(rel) - width + 1)]
+    return [bound]
 
 
 def _row_of(index: Expr, bound: Bound) -> bool:
