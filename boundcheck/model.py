@@ -96,6 +96,18 @@ class Bound:
         slack = self.limit_slack + (1 if self.op == "<=" else 0)
         return self.limit_is_extent and not self.wrap and slack - self.lane_offset > 0
 
+    def admits_extent_for(self, width: int) -> bool:
+        """The bound lets the index, or the last lane of a ``width``-wide vector whose guard names
+        that lane (``i + width - 1 <= n``), reach the extent itself."""
+        return self.admits_extent or self.last_lane_off_by_one(width)
+
+    def last_lane_off_by_one(self, width: int) -> bool:
+        """A vector guard written for its last lane (``i + 3 < n`` for a float4) but with ``<=``
+        or ``+ 1``, so that lane reaches the extent: an off-by-one, not a first-lane guard."""
+        slack = self.limit_slack + (1 if self.op == "<=" else 0)
+        return width > 1 and self.limit_is_extent and not self.wrap and slack > 0 \
+            and self.lane_offset >= width - 1 and self.lane_offset - slack == width - 2
+
 
 @dataclass(frozen=True)
 class Padding:

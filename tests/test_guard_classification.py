@@ -74,3 +74,32 @@ def test_cuda_no_guard_is_unguarded() -> None:
 
 def test_cuda_guard_on_both_dimensions_is_clean() -> None:
     assert findings(CUDA.replace("GUARD", "if (row >= M || col >= N) return;"), Language.CUDA) == []
+
+
+FLOAT4 = """\
+__global__ void copy4(const float* a, float* c, int N) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (GUARD) {
+        reinterpret_cast<float4*>(c)[i] = reinterpret_cast<const float4*>(a)[i];
+    }
+}
+"""
+
+
+def test_a_last_lane_guard_with_le_is_an_off_by_one_not_a_first_lane_guard() -> None:
+    src = FLOAT4.replace("GUARD", "4 * i + 3 <= N")
+    assert findings(src, Language.CUDA) == [(line_of(src, "if ("), "BC104")]
+
+
+def test_a_first_lane_guard_on_a_vector_is_a_vector_tail() -> None:
+    src = FLOAT4.replace("GUARD", "4 * i < N")
+    assert {code for _, code in findings(src, Language.CUDA)} == {"BC106"}
+
+
+def test_the_last_lane_guard_with_lt_is_clean() -> None:
+    assert findings(FLOAT4.replace("GUARD", "4 * i + 3 < N"), Language.CUDA) == []
+
+
+def test_a_last_lane_guard_cancelled_by_the_same_slack_is_a_first_lane_guard() -> None:
+    src = FLOAT4.replace("GUARD", "4 * i + 3 < N + 3")
+    assert {code for _, code in findings(src, Language.CUDA)} == {"BC106"}

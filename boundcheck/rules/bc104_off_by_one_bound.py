@@ -19,14 +19,15 @@ class OffByOneBound(Rule):
             dims = {d.source for d in access.dims}
             for bound in access.guards:
                 key = (bound.span.line, bound.span.col)
-                if key in seen or not bound.admits_extent or bound.source not in dims:
+                if key in seen or not bound.admits_extent_for(access.width) or bound.source not in dims:
                     continue
                 seen.add(key)
                 yield self.finding(
                     module, bound.span,
                     f"`{bound.index} {bound.op} {bound.limit}"
                     f"{f' + {bound.limit_slack}' if bound.limit_slack else ''}` lets the index reach"
-                    f" `{bound.limit}` itself, one past the last element of `{access.buffer}`;"
+                    f" `{bound.limit}` itself{' with the last lane of the vector' if access.width > 1 else ''},"
+                    f" one past the last element of `{access.buffer}`;"
                     f" bound it with `<`",
                     kernel, fix=_fix(bound),
                 )
