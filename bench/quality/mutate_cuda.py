@@ -41,6 +41,7 @@ class Kernel:
     shared: set[str] = field(default_factory=set)
     global_index: dict[str, str] = field(default_factory=dict)  # name -> threadIdx component
     local_index: set[str] = field(default_factory=set)
+    local_axis: dict[str, str] = field(default_factory=dict)  # block-local name -> threadIdx component
     params: set[str] = field(default_factory=set)
     extents: set[str] = field(default_factory=set)  # parameters and locals computed from them only
     locals: set[str] = field(default_factory=set)
@@ -141,13 +142,18 @@ class CudaMutator:
             for name, rhs in defs:
                 texts = [t.text for t in rhs]
                 ids = set(texts)
+                # the threadIdx component the name is built from, directly or through a block-local
+                # name (`ty = threadIdx.y; m = bx * blockDim.y + ty`): the mutant's guard must use it
+                comp = next((texts[i + 2] for i, t in enumerate(texts[:-2])
+                             if t == "threadIdx" and texts[i + 1] == "."), None)
+                comp = comp or next((k.local_axis[n] for n in texts if n in k.local_axis), None)
                 if "blockIdx" in ids or ids & set(k.global_index):
-                    comp = next((texts[i + 2] for i, t in enumerate(texts[:-2])
-                                 if t == "threadIdx" and texts[i + 1] == "."), None)
                     comp = comp or next((k.global_index[n] for n in texts if n in k.global_index), "x")
                     k.global_index.setdefault(name, comp)
                 elif "threadIdx" in ids or ids & k.local_index:
                     k.local_index.add(name)
+                    if comp:
+                        k.local_axis.setdefault(name, comp)
         k.local_index -= set(k.global_index)
         k.extents = set(k.params) - k.pointers
         for _ in range(2):
@@ -294,12 +300,11 @@ class CudaMutator:
                 want = {"<", ">"} if not exit_ else {">=", "<="}
                 if op.text in want and (op.text, left) in flip:
                     new = flip[(op.text, left)]
-                    # `i + 3 <= n` over a 4-wide access lets its last lane reach n: a vector tail
-                    lane = any(t.text == "+" for t in self.toks(list(cmp.get_children())[0 if left else 1]))
-                    vector = lane and any(VECTOR.match(t.text) for t in self.toks(guarded))
-                    self.emit("off-by-one", "BC106" if vector else "BC104", [(op.offset, op.end, new)],
+                    # `i + 3 <= n` over a 4-wide access lets its last lane reach n: the guard was
+                    # written for the last lane, so this is the off-by-one, not a first-lane guard
+                    self.emit("off-by-one", "BC104", [(op.offset, op.end, new)],
                               f"`{self.src.text_of(cmp)}` now admits the extent (`{op.text}` -> `{new}`)",
-                              [self.lines(guarded) if vector else self.lines(cmp)])
+                              [self.lines(cmp)])
                     break
 
     def thread_guard(self, kernel: Kernel) -> None:

@@ -371,9 +371,9 @@ def test_cuda_vector_guard_widened_to_first_lane() -> None:
     assert (m.rule, changes(CUDA, m)[1], m.targets) == ("BC106", ["if (i < n) {"], ((44, 47),))
 
 
-def test_cuda_off_by_one_in_a_vector_guard_is_a_vector_tail() -> None:
+def test_cuda_off_by_one_in_a_last_lane_vector_guard_is_an_off_by_one() -> None:
     m = only(C, "off-by-one", 44)
-    assert (m.rule, changes(CUDA, m)[1], m.targets) == ("BC106", ["if (i + 3 <= n) {"], ((44, 47),))
+    assert (m.rule, changes(CUDA, m)[1], m.targets) == ("BC104", ["if (i + 3 <= n) {"], ((44, 44),))
 
 
 def test_cuda_exit_before_barrier_both_forms() -> None:
@@ -589,3 +589,15 @@ def test_whole_tile_against_a_compile_time_bound_is_skipped_as_cannot_tell() -> 
     why = "cannot tell: a whole tile arange(0, B) against a compile-time bound (no tail when B equals it)"
     assert muts.skipped[("drop-mask", "BC101", why)] == 1
     assert muts.skipped[("drop-mask-dim", "BC103", why)] == 1
+
+
+def test_cuda_thread_guard_uses_the_axis_of_a_block_local_name() -> None:
+    """`m = bx * blockDim.y + ty` with `ty = threadIdx.y`: the mutant compares threadIdx.y, the
+    block-local part of m, not threadIdx.x (which would not bound m's rows at all)."""
+    src = ("__global__ void gemv(const float* a, float* y, int M) {\n"
+           "    int ty = threadIdx.y;\n"
+           "    int m = blockIdx.x * blockDim.y + ty;\n"
+           "    if (m < M) y[m] = a[m];\n"
+           "}\n")
+    muts = mutate_cuda.mutate("/tmp/g.cu", src)
+    assert added(src, muts, "thread-index-guard", 4) == ["if (threadIdx.y < M) y[m] = a[m];"]
