@@ -414,10 +414,8 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
     lim_kinds = set().union(*(_term_kinds(t) for t in lim_var))
     local = not ({Kind.PROGRAM, Kind.LOOP} & (idx_kinds | lim_kinds))
     is_extent = (bool(lim_kinds - {Kind.CONST}) or _mentions_const_extent(lim_var)) and not _is_position(lim_var)
-    if op == "<" and len(variable(idx_terms)) == 1 and not constant(idx_terms) and not constant(lim_terms):
-        only = variable(idx_terms)[0]
-        if only.coeff == 1 and len(only.factors) == 1 and _tile_of(render(only.factors[0])) == terms_text(lim_var):
-            return []  # arange(0, C) < C holds for every lane: it bounds nothing
+    if op == "<" and _within_own_tile(idx_terms, lim_terms):
+        return []  # arange(0, C) < C holds for every lane: it bounds nothing
     out = []
     for lane_name, axis in sorted(l_lanes, key=str):
         out.append(Bound(
@@ -427,6 +425,25 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds),
         ))
     return out
+
+
+def _within_own_tile(idx_terms: list[Term], lim_terms: list[Term]) -> bool:
+    """``arange(0, C) < C``: the index is a bare lane of tile C, below C on every lane."""
+    idx_var, lim_var = variable(idx_terms), variable(lim_terms)
+    if len(idx_var) != 1 or constant(idx_terms) or constant(lim_terms) or not lim_var:
+        return False
+    only = idx_var[0]
+    return only.coeff == 1 and len(only.factors) == 1 and _tile_of(render(only.factors[0])) == terms_text(lim_var)
+
+
+def always_true(left: Expr, op: str, right: Expr) -> bool:
+    """A lane comparison that holds on every lane of the tile (``arange(0, C) < C``, either way
+    round): a mask made of such tests bounds nothing, and hides nothing either."""
+    if bool(lanes(left)) == bool(lanes(right)):
+        return False
+    if lanes(right):
+        left, right, op = right, left, _FLIP[op]
+    return op == "<" and _within_own_tile(expand(left), expand(right))
 
 
 def _is_position(lim: list[Term]) -> bool:

@@ -193,6 +193,7 @@ class KernelAnalyser:
         self.flags: dict[str, Flag] = {}
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
+        self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
         # (compile-time test, outcome) -> name -> (its value in that branch, its value after the if)
         self.scoped: dict[tuple[str, bool], dict[str, tuple[Val, Val]]] = {}
 
@@ -204,18 +205,27 @@ class KernelAnalyser:
         self._assumes()
         self.contracts.extend(self.ctx.host_contracts.get(self.name, []))
         self._block(self.fn.body)
+        self.contracts = [f for f in self.contracts if not self._between_sizes(f)]
         kernel = Kernel(self.name, Language.TRITON, self._name_span(), loops=self.loops,
                         contracts=self.contracts, tail_handled=self.tail_handled)
         self._share_row_layouts()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
 
+    def _between_sizes(self, fact: Divisibility) -> bool:
+        """A fact that relates two tiles (``BS % BT == 0``: a split is whole chunks, where the kernel
+        cuts T into ``cdiv(T, BS)`` splits) or two extents (``K == V``) says nothing about how an
+        extent splits into tiles. A size used only as an ``arange`` length may be an extent
+        (``arange(0, K)`` over a compile-time head size), so it does not count as a tile here."""
+        extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
+        return fact.extent in self.tiles or (fact.tile in extents and fact.tile not in self.tiles)
+
     def inline(self, args: list[Val], kwargs: dict[str, Val], parent: KernelAnalyser) -> Val:
         """Analyse a jit helper called from ``parent`` with the caller's values bound."""
         self.accesses, self.loops, self.loop_of = parent.accesses, parent.loops, parent.loop_of
         self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
-        self.labels = parent.labels
+        self.labels, self.tiles = parent.labels, parent.tiles
         self.root = parent.root
         params = [a.arg for a in self.fn.args.args]
         bound = dict(zip(params, args))
@@ -434,6 +444,8 @@ class KernelAnalyser:
                 compile_time = None if trip else sy.floor_division(_compile_time_extent(stop_expr), header)
             step_node = pos[2] if len(pos) > 2 else next((k.value for k in it.keywords if k.arg == "step"), None)
             step = self.ev(step_node) if step_node is not None else None
+            if step_node is not None:
+                self.tiles.add(self.text(step_node))
             start = self.ev(pos[0]) if len(pos) > 1 else Val(expr=sy.Num(0))
             if len(pos) > 1 and start.expr is not None:
                 for candidate in _max_operands(start.expr):  # range(max(first, n // B), …) starts at the tail
@@ -699,12 +711,13 @@ class KernelAnalyser:
             return self.ev(receiver)  # x.cast(tl.float32)
         if name == "cast" and args:
             return self.ev(args[0])
-        if name == "static_assert" and args:
-            fact = divisibility(args[0], self.text, "static_assert")
+        if name in ("static_assert", "device_assert") and args:
+            fact = divisibility(args[0], self.text, name)
             if fact:
                 self.contracts.append(fact)
             return Val()
         if name == "cdiv" and len(args) == 2:
+            self.tiles.add(self.text(args[1]))
             return Val(expr=sy.Call("cdiv", (self._expr(args[0]), self._expr(args[1]))))
         if name == "float" and isinstance(node.func, ast.Name) and args and isinstance(args[0], ast.Constant):
             try:
@@ -863,6 +876,8 @@ class KernelAnalyser:
                 found = [replace(b, lane_offset=b.lane_offset - max(shifts.get(b.source or "", 0), b.lane_offset))
                          if b.lane_offset < 0 and shifts.get(b.source or "", 0) < 0 else b
                          for c in mask.conds for b in self._bounds(c)]
+                if not found:
+                    found = [b for c in mask.conds for b in _own_tile_bounds(c)]
                 if not found and (mask.extra.get("data") or any(_has_lanes(c) for c in mask.conds)):
                     opaque = True  # a data or causal mask: what bounds the access is unknown
                 guards.extend(found)
@@ -941,7 +956,8 @@ class KernelAnalyser:
                      wrap=True, axis=part.dim.axis)
 
     def _tile_guard_bounds(self, parts: list[sy.DimPart]) -> list[Bound]:
-        """A scalar ``if (pid + 1) * BLOCK <= n:`` proves the whole tile in bounds."""
+        """A scalar ``if (pid + 1) * BLOCK <= n:`` proves the whole tile in bounds; ``if pid * BLOCK < n:``
+        proves only its first lane (the tile may still be partial)."""
         out = []
         for g in self.tile_guards:
             if g.op in ("<", "<="):
@@ -954,7 +970,7 @@ class KernelAnalyser:
             if not names or sy.kinds(right) & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE}:
                 continue
             for p in parts:
-                if p.offset_syms & names:
+                if p.offset_syms & names and _reaches_tile_end(left, op, p.dim.tile):
                     out.append(Bound(p.dim.source, sy.render(left), op, sy.render(right), True, g.span,
                                      axis=p.dim.axis, wrap=True))
         return out
@@ -1066,6 +1082,46 @@ def _max_operands(e: sy.Expr) -> list[sy.Expr]:
     past ``n // B`` whenever it starts there."""
     if isinstance(e, sy.Call) and e.fn == "max":
         return [e, *(x for a in e.args for x in _max_operands(a))]
+    return [e]
+
+
+def _own_tile_bounds(c: Comparison) -> list[Bound]:
+    """``o_i < BT`` with ``o_i = arange(0, BT)``: true on every lane. In a mask of nothing else
+    the author means that dimension holds exactly one tile (a row of BT per sequence), so it bounds
+    that lane, on its axis, by construction, and no other dimension. Beside a real bound it is
+    vacuous (``o_i < BC`` under a sub-chunk column ``i_i * BC + o_i``) and is not read."""
+    if not sy.always_true(c.left, c.op, c.right):
+        return []
+    side, limit = (c.left, c.right) if sy.lanes(c.left) else (c.right, c.left)
+    return [Bound(name, sy.render(side), "<", sy.render(limit), True, c.span, wrap=True, axis=axis)
+            for name, axis in sorted(sy.lanes(side), key=str)]
+
+
+def _reaches_tile_end(start: sy.Expr, op: str, tile: str | None) -> bool:
+    """``start`` (a tile offset, perhaps minus the extent) reaches the tile's last lane: past its
+    program / loop terms it adds the tile itself (``(pid + 1) * B``), or ``B - 1`` under ``<``; also
+    inside a ``min`` / ``cdiv`` (``cdiv((pid + 1) * B - n, BN) <= 0``)."""
+    if tile is None:
+        return False
+    for e in _subexpressions(start):
+        terms = sy.expand(e)
+        offset = [t for t in sy.variable(terms) if any(sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} for f in t.factors)]
+        rest = [t for t in sy.variable(terms) if t not in offset]
+        if not offset:
+            continue
+        if any(t.coeff >= 1 and len(t.factors) == 1 and sy.render(t.factors[0]) == tile for t in rest):
+            return True
+        if tile.isdigit() and sy.constant(terms) >= int(tile) - (1 if op == "<" else 0):
+            return True
+    return False
+
+
+def _subexpressions(e: sy.Expr) -> list[sy.Expr]:
+    match e:
+        case sy.Call(args=args):
+            return [e, *(x for a in args for x in _subexpressions(a))]
+        case sy.Bin(op=op, left=left, right=right) if op not in ("+", "-", "*"):
+            return [e, *_subexpressions(left), *_subexpressions(right)]
     return [e]
 
 

@@ -1,0 +1,155 @@
+"""Boundary bugs the Triton frontend used to miss in real kernels; each test pairs the unsafe kernel
+with its correctly guarded twin, and asserts the rule code and the line."""
+
+from __future__ import annotations
+
+from boundcheck.engine import check_source
+from boundcheck.model import Language
+from boundcheck.settings import Settings
+
+
+def findings(src: str, path: str = "k.py") -> list[tuple[int, str]]:
+    found, _ = check_source(path, Language.TRITON, src, Settings())
+    return sorted((f.span.line, f.code) for f in found)
+
+
+def line_of(src: str, text: str) -> int:
+    return next(i for i, line in enumerate(src.splitlines(), start=1) if text in line)
+
+
+# A [T, BT] matrix per chunk, read transposed: `o_a < BT` holds on every lane (a tautology), so
+# only `m_t` bounds the chunk's rows along T.
+CHUNK_T = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def chunk_t(a_ptr, y_ptr, T, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_t = i_t * BT + tl.arange(0, BT)
+    o_a = tl.arange(0, BT)
+    m_t = o_t < T
+    m_a = {mask}
+    b_a = tl.load(a_ptr + o_a[:, None] + o_t[None, :] * BT, mask=m_a, other=0.0)
+    tl.store(y_ptr + o_t, tl.sum(b_a, 0), mask=m_t)
+"""
+
+
+def test_a_mask_left_with_only_an_own_tile_test_does_not_hide_the_tiled_dimension() -> None:
+    src = CHUNK_T.format(mask="(o_a[:, None] < BT)")
+    assert findings(src) == [(line_of(src, "b_a = tl.load"), "BC101")]
+
+
+def test_the_own_tile_test_beside_the_row_bound_is_safe() -> None:
+    assert findings(CHUNK_T.format(mask="(o_a[:, None] < BT) & m_t[None, :]")) == []
+
+
+def test_an_own_tile_mask_alone_says_the_row_holds_one_tile() -> None:
+    """``prev`` holds one chunk of BT per sequence: ``o_i < BT`` is the author's whole bound."""
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def prev_chunk(prev_ptr, y_ptr, H, BT: tl.constexpr):
+    i_n = tl.program_id(0)
+    o_i = tl.arange(0, BT)
+    b = tl.load(prev_ptr + i_n * BT * H + o_i * H, mask=o_i < BT, other=0.0)
+    tl.store(y_ptr + i_n * BT * H + o_i * H, b, mask=o_i < BT)
+"""
+    assert findings(src) == []
+
+
+# A split of BS elements holds whole chunks of BT (`BS % BT == 0`); that says nothing about T.
+SPLITS = """\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def splits(k_ptr, h_ptr, T, K, BT: tl.constexpr, BS: tl.constexpr, BK: tl.constexpr):
+    i_k, i_n = tl.program_id(0), tl.program_id(1)
+    NT, NS = tl.cdiv(T, BT), tl.cdiv(T, BS)
+    o_k = i_k * BK + tl.arange(0, BK)
+    b_h = tl.zeros([BK], dtype=tl.float32)
+    for i_t in range(NT):
+        o_t = i_t * BT + tl.arange(0, BT)
+        m_t = o_t < T
+        b_k = tl.load(k_ptr + o_k[:, None] + o_t[None, :] * K, mask={mask}, other=0.0)
+        b_h += tl.sum(b_k, 1)
+    tl.store(h_ptr + (i_n * NS) * K + o_k, b_h, mask=o_k < K)
+
+
+def run(k, T, K, BT=64, BS=128, BK=32):
+    assert BS % BT == 0, "a split holds whole chunks"
+    h = torch.empty(triton.cdiv(T, BS), K, device=k.device)
+    splits[(triton.cdiv(K, BK), 1)](k, h, T, K, BT=BT, BS=BS, BK=BK)
+    return h
+"""
+
+
+def test_a_fact_between_two_tiles_is_no_contract_on_the_extent() -> None:
+    src = SPLITS.format(mask="(o_k[:, None] < K)")
+    assert findings(src) == [(line_of(src, "b_k = tl.load"), "BC103")]
+
+
+def test_the_chunk_loop_masked_on_both_dimensions_is_safe() -> None:
+    assert findings(SPLITS.format(mask="(o_k[:, None] < K) & m_t[None, :]")) == []
+
+
+DEVICE_ASSERT = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+{check}
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * 2.0)
+"""
+
+
+def test_a_device_assert_of_the_divisibility_is_a_contract() -> None:
+    src = DEVICE_ASSERT.format(check='    tl.device_assert(N % BLOCK == 0, "N must be a multiple of BLOCK")')
+    assert findings(src) == []
+
+
+def test_without_the_device_assert_the_tail_is_reported() -> None:
+    src = DEVICE_ASSERT.format(check="    pass")
+    line = line_of(src, "tl.store(")
+    assert findings(src) == [(line, "BC101"), (line, "BC102")]
+
+
+# A program reads columns [pid * B, pid * B + B) of V: `pid * B < V` only says the tile starts
+# inside V; `(pid + 1) * B <= V` says it ends inside.
+TILE_GUARD = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def head(v_ptr, y_ptr, V, B: tl.constexpr):
+    i_v = tl.program_id(0)
+    o_v = i_v * B + tl.arange(0, B)
+    if {test}:
+        b_v = tl.load(v_ptr + o_v)
+        tl.store(y_ptr + o_v, b_v)
+"""
+
+
+def test_a_guard_on_the_tile_start_leaves_the_tile_partial() -> None:
+    src = TILE_GUARD.format(test="i_v * B < V")
+    assert findings(src) == [(line_of(src, "b_v = tl.load"), "BC101"), (line_of(src, "tl.store"), "BC102")]
+
+
+def test_a_guard_on_the_tile_end_proves_it_full() -> None:
+    assert findings(TILE_GUARD.format(test="(i_v + 1) * B <= V")) == []
+
+
+def test_a_guard_on_a_tile_count_through_cdiv_proves_it_full() -> None:
+    """``cdiv((i_v + 1) * B - V, B) <= 0`` holds only where the tile ends inside V."""
+    assert findings(TILE_GUARD.format(test="tl.cdiv((i_v + 1) * B - V, B) <= 0")) == []
