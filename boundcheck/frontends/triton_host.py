@@ -16,6 +16,7 @@ _MAX_DEPTH = 6
 _HOST_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "/", ast.Mod: "%"}
 _META = ("meta", "META", "args", "kwargs", "nargs")
 _ALLOCATORS = {"empty", "zeros", "ones"}
+_GRID_VALUES = (ast.Tuple, ast.List, ast.Lambda)
 _SHAPE_READ = re.compile(r"\.(shape|numel|size|stride)\b|\[")  # a tensor dimension, not a block size
 
 
@@ -65,6 +66,9 @@ class _Host:
             return sy.Call("cdiv", tuple(self.expr(a, depth) for a in node.args))
         if isinstance(node, ast.Call) and callee(node.func) in ("int", "abs") and len(node.args) == 1:
             return self.expr(node.args[0], depth)
+        if isinstance(node, ast.Call) and callee(node.func) == "sum" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.GeneratorExp):
+            return self.expr(node.args[0].elt, depth)  # sum(cdiv(m, BLOCK) for m in ms): a count per m
         return sy.Sym(self.ctx.src.text(node), sy.Kind.OTHER)
 
     def render(self, node: ast.expr) -> str:
@@ -86,10 +90,37 @@ class _Host:
                 if not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp)):
                     self.equalities.append(found)  # a == b: a contract only for a grid divided by b
 
-    def launch(self, node: ast.Call) -> None:
+    def kernel_of(self, node: ast.expr, depth: int = 0) -> str | None:
+        """The jit function a launch's callee names: directly, through a local alias, its
+        ``.fn`` (the function under autotune), or either branch of ``k.fn if c else k``."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(node, ast.Name) and node.id not in self.ctx.jit and node.id in self.env:
+            return self.kernel_of(self.env[node.id], depth + 1)
+        if isinstance(node, ast.Attribute) and node.attr == "fn":
+            return self.kernel_of(node.value, depth + 1)
+        if isinstance(node, ast.IfExp):
+            names = {self.kernel_of(node.body, depth + 1), self.kernel_of(node.orelse, depth + 1)}
+            return names.pop() if len(names) == 1 else None
+        name = callee(node)
+        return name if name in self.ctx.jit else None
+
+    def assume(self, text: str) -> None:
+        """``# boundcheck: assume n % BLOCK == 0``: as written, and in the host's values (n may
+        be ``x.numel()``, BLOCK a literal) as the grid renders them."""
+        fact = assume_fact(text)
+        if fact is None:
+            return
+        self.facts.append(fact)
+        node = ast.parse(text.strip(), mode="eval").body
+        rendered = divisibility(node, self.render, "assume comment")
+        if rendered and rendered != fact:
+            self.facts.append(rendered)
+
+    def launch(self, node: ast.Call, name: str) -> None:
         sub = node.func
         assert isinstance(sub, ast.Subscript)
-        name = callee(sub.value)
+        node = self._unpacked(node)
         fn = self.ctx.jit[name]
         params = [a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]]
         constexpr = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]
@@ -119,10 +150,14 @@ class _Host:
         tiles = constexpr | {bound[p] for p in constexpr if p in bound}
         host_tiles = {bound[p] for p in constexpr if p in bound}  # a host value passed as a block size
         runtime = set(params) - constexpr - set(configs)
+        # a compile-time parameter given a runtime value (`S=S`, S a tensor dimension) is still
+        # a problem size where a grid function reads it as `meta["S"]`
+        runtime |= {p for p, value in pairs if p in constexpr and p in params and p not in configs
+                    and sy.kinds(self.expr(value)) & {sy.Kind.OTHER, sy.Kind.EXTENT}}
         floors = []
         for element in (alt for el in self._grid(sub.slice) for alt in _alternatives(el)):
             for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
-                div = sy.floor_division(part, self.ctx.src.span(element))
+                div = sy.floor_division(part, self.ctx.src.span(self.resolve(element)))
                 if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
                     floors.append(div)
         divisors = {d.tile for d in floors}  # a == b covers a // b, not every floor of a
@@ -150,6 +185,42 @@ class _Host:
             return None
         return [self.render(d) for d in dims]
 
+    def _unpacked(self, node: ast.Call) -> ast.Call:
+        """The launch with ``*args`` / ``**kwargs`` spelled out where they name a local tuple
+        (``*common[:4]`` too) or a local dict (``dict(BT=BT)``, ``{"BT": BT}``)."""
+        args: list[ast.expr] = []
+        for a in node.args:
+            elts = self._sequence(a.value) if isinstance(a, ast.Starred) else None
+            args += elts if elts is not None else [a]
+        keywords: list[ast.keyword] = []
+        for k in node.keywords:
+            entries = self._mapping(k.value) if k.arg is None else None
+            keywords += [ast.keyword(key, value) for key, value in entries] if entries is not None else [k]
+        return ast.copy_location(ast.Call(node.func, args, keywords), node)
+
+    def _sequence(self, node: ast.expr) -> list[ast.expr] | None:
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            whole = self._sequence(node.value)
+            bounds = [node.slice.lower, node.slice.upper, node.slice.step]
+            if whole is None or not all(b is None or isinstance(b, ast.Constant) and type(b.value) is int
+                                        for b in bounds):
+                return None
+            lo, hi, step = (b.value if isinstance(b, ast.Constant) else None for b in bounds)
+            return whole[lo:hi:step]
+        node = self.resolve(node)
+        return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) \
+            and not any(isinstance(e, ast.Starred) for e in node.elts) else None
+
+    def _mapping(self, node: ast.expr) -> list[tuple[str, ast.expr]] | None:
+        node = self.resolve(node)
+        if isinstance(node, ast.Call) and callee(node.func) == "dict" and not node.args \
+                and all(k.arg for k in node.keywords):
+            return [(str(k.arg), k.value) for k in node.keywords]
+        if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                              for k in node.keys):
+            return [(k.value, v) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
+        return None
+
     def _grid(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
         if depth > _MAX_DEPTH:
             return []
@@ -157,6 +228,9 @@ class _Host:
             return self._grid(self.env[node.id], depth + 1)
         if isinstance(node, ast.Lambda):
             return self._grid(node.body, depth + 1)
+        if isinstance(node, ast.IfExp) and isinstance(node.body, _GRID_VALUES) \
+                and isinstance(node.orelse, _GRID_VALUES):
+            return [*self._grid(node.body, depth + 1), *self._grid(node.orelse, depth + 1)]
         if isinstance(node, (ast.Tuple, ast.List)):
             return list(node.elts)
         return [node]
@@ -341,16 +415,25 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
     first = getattr(scope, "lineno", 1)
     last = getattr(scope, "end_lineno", None) or len(ctx.src.lines)
     assumed = sorted((line, text) for line, text in ctx.assumes.items() if first <= line <= last)
+    branches: list[tuple[int, dict[str, ast.expr]]] = []  # an `if`'s last line -> the grids after it
     for stmt in _statements(scope.body):
+        while branches and branches[-1][0] < stmt.lineno:
+            host.env.update(branches.pop()[1])
+        if isinstance(stmt, ast.If):
+            merged = _merged_grids(stmt, host.env)
+            if merged:
+                branches.append((stmt.end_lineno or stmt.lineno, merged))
         while assumed and assumed[0][0] <= stmt.lineno:  # `# boundcheck: assume n % BLOCK == 0`
-            fact = assume_fact(assumed.pop(0)[1])
-            if fact:
-                host.facts.append(fact)
+            host.assume(assumed.pop(0)[1])
         if isinstance(stmt, ast.Assign):
             for t in stmt.targets:
                 if isinstance(t, ast.Name):
                     host.env[t.id] = stmt.value
                     host.rounding(t.id, stmt.value)
+                elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) \
+                        and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str) \
+                        and isinstance(table := host.env.get(t.value.id), ast.Dict):
+                    host.env[t.value.id] = ast.copy_location(ast.Dict([*table.keys, t.slice], [*table.values, stmt.value]), table)
                 elif isinstance(t, ast.Tuple) and isinstance(stmt.value, ast.Tuple) \
                         and len(t.elts) == len(stmt.value.elts):
                     for name, value in zip(t.elts, stmt.value.elts):
@@ -374,9 +457,35 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for node in _calls(stmt):
-            if isinstance(node.func, ast.Subscript) and callee(node.func.value) in ctx.jit:
-                host.launch(node)
+            if isinstance(node.func, ast.Subscript) and (kernel := host.kernel_of(node.func.value)):
+                host.launch(node, kernel)
     return host.launches
+
+
+def _merged_grids(stmt: ast.If, env: dict[str, ast.expr]) -> dict[str, ast.expr]:
+    """Grids an ``if`` leaves in a local: ``grid = (…)`` in one branch and ``grid = (…)`` (or
+    ``def grid(meta)``) in the other, or kept from before; a launch after it may use either."""
+    body, orelse = _grid_definitions(stmt.body), _grid_definitions(stmt.orelse)
+    merged = {}
+    for name in body.keys() | orelse.keys():
+        first, second = body.get(name, env.get(name)), orelse.get(name, env.get(name))
+        if isinstance(first, _GRID_VALUES) and isinstance(second, _GRID_VALUES) and first is not second:
+            merged[name] = ast.copy_location(ast.IfExp(stmt.test, first, second), stmt)
+    return merged
+
+
+def _grid_definitions(body: list[ast.stmt]) -> dict[str, ast.expr]:
+    """The last grid-shaped value each name gets at the top level of a branch."""
+    out: dict[str, ast.expr] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            out[stmt.targets[0].id] = stmt.value
+        elif isinstance(stmt, ast.FunctionDef) and (returned := _returned(stmt)) is not None:
+            out[stmt.name] = returned
+        elif isinstance(stmt, ast.If):
+            inner = _merged_grids(stmt, out)
+            out.update(inner)
+    return {name: value for name, value in out.items() if isinstance(value, _GRID_VALUES)}
 
 
 def _calls(stmt: ast.stmt) -> Iterator[ast.Call]:

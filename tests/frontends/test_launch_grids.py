@@ -101,3 +101,128 @@ def test_a_block_count_held_in_an_integer_local_is_reported_on_its_definition():
     floored = INT_BLOCKS.replace("(n + 255) / 256", "n / 256")
     assert cuda(floored) == [(line_of(floored, "int blocks"), "BC302")]
     assert cuda(INT_BLOCKS) == []
+
+
+COPY = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.jit
+def copy_rows(x_ptr, y_ptr, S: tl.constexpr, BS: tl.constexpr):
+    offs = tl.program_id(0) * BS + tl.arange(0, BS)
+    row = tl.program_id(1) * S
+    tl.store(y_ptr + row + offs, tl.load(x_ptr + row + offs, mask=offs < S), mask=offs < S)
+"""
+
+
+def test_a_meta_extent_that_is_compile_time_in_the_kernel_but_runtime_at_the_launch_is_a_problem_size():
+    """`S: tl.constexpr` given `x.shape[-1]`: `meta["S"] // meta["BS"]` still drops the tail."""
+    src = COPY + """
+
+def launch(x, y):
+    B, S = x.shape
+
+    def grid(meta):
+        return (triton.cdiv(meta["S"], meta["BS"]), B)
+
+    copy_rows[grid](x, y, S=S, BS=64)
+"""
+    floored = src.replace('triton.cdiv(meta["S"], meta["BS"])', 'meta["S"] // meta["BS"]')
+    assert triton(floored) == [(line_of(floored, "return ("), "BC302")]
+    assert triton(src) == []
+    literal = floored.replace("S=S, BS=64", "S=256, BS=64")  # a compile-time size: no tail to drop
+    assert triton(literal) == []
+
+
+BRANCHED = COPY + """
+
+def launch(x, y, chunks=None):
+    n = x.numel()
+    BLOCK = 128
+    if chunks is None:
+        grid = (triton.cdiv(n, BLOCK),)
+    else:
+        grid = (len(chunks),)
+    copy[grid](x, y, n, BLOCK=BLOCK)
+"""
+
+
+def test_a_grid_chosen_in_an_if_is_checked_in_each_branch():
+    floored = BRANCHED.replace("triton.cdiv(n, BLOCK)", "n // BLOCK")
+    assert triton(floored) == [(line_of(floored, "grid = (n // BLOCK"), "BC302")]
+    assert triton(BRANCHED) == []
+    asserted = floored.replace("    copy[grid]", "    assert n % BLOCK == 0\n    copy[grid]")
+    assert triton(asserted) == []
+    assumed = floored.replace("    copy[grid]", "    # boundcheck: assume n % BLOCK == 0\n    copy[grid]")
+    assert triton(assumed) == []
+
+
+def test_a_kernel_launched_through_a_local_alias_or_its_fn_is_a_launch():
+    src = COPY + """
+
+def launch(x, y, plain=False):
+    n = x.numel()
+    kernel = copy.fn if plain else copy
+    kernel[(triton.cdiv(n, 256),)](x, y, n, BLOCK=256)
+"""
+    floored = src.replace("triton.cdiv(n, 256)", "n // 256")
+    assert triton(floored) == [(line_of(floored, "kernel[("), "BC302")]
+    assert triton(src) == []
+
+
+def test_block_sizes_passed_through_an_argument_pack_are_the_grid_tiles():
+    """`**args` of a local dict (built whole or key by key) and `*args` of a local tuple bind the
+    block size, so a grid divided by the same literal divides by the kernel's tile."""
+    packs = {
+        "dict": ("    args = dict(BLOCK=BLOCK)\n", "copy[grid](x, y, n, **args)"),
+        "keys": ('    args = {}\n    args["BLOCK"] = BLOCK\n', "copy[grid](x, y, n, **args)"),
+        "tuple": ("    args = (x, y, n, BLOCK)\n", "copy[grid](*args[:2], *args[2:])"),
+    }
+    for name, (pack, call) in packs.items():
+        src = COPY + f"""
+
+def launch(x, y):
+    n = x.numel()
+    BLOCK = 64
+{pack}    grid = (triton.cdiv(n, BLOCK),)
+    {call}
+"""
+        floored = src.replace("triton.cdiv(n, BLOCK)", "n // BLOCK")
+        assert triton(floored) == [(line_of(floored, "grid = ("), "BC302")], name
+        assert triton(src) == [], name
+
+
+def test_a_grid_summing_tile_counts_over_a_list_of_sizes_is_checked_per_size():
+    src = COPY + """
+
+def launch(xs, y):
+    sizes = [x.numel() for x in xs]
+
+    def grid(META):
+        return (sum(triton.cdiv(s, META["BLOCK"]) for s in sizes),)
+
+    copy[grid](xs[0], y, sizes[0], BLOCK=128)
+"""
+    floored = src.replace('triton.cdiv(s, META["BLOCK"])', 's // META["BLOCK"]')
+    assert triton(floored) == [(line_of(floored, "return ("), "BC302")]
+    assert triton(src) == []
+
+
+def test_a_tile_count_named_in_the_launch_is_reported_where_it_is_divided():
+    src = COPY + """
+
+def launch(x, y):
+    n = x.numel()
+    nb = triton.cdiv(n, 512)
+    copy[nb, 1](x, y, n, BLOCK=512)
+"""
+    floored = src.replace("triton.cdiv(n, 512)", "n // 512")
+    assert triton(floored) == [(line_of(floored, "nb = n // 512"), "BC302")]
+    assert triton(src) == []
