@@ -58,12 +58,19 @@ def _is_kernel(fn: ci.Cursor) -> bool:
     return any(k.kind == K.CUDAGLOBAL_ATTR for k in child_list(fn))
 
 
+def _is_device(fn: ci.Cursor) -> bool:
+    return any(k.kind == K.CUDADEVICE_ATTR for k in child_list(fn))
+
+
 def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")}
     fns = _functions(parsed.tu.cursor)
-    helpers = {f.spelling: f for f in fns if not _is_kernel(f)}
+    helpers: dict[str, ci.Cursor] = {}
+    for f in fns:  # a host launcher may share its device helper's name (`adamw_update`): keep the helper
+        if not _is_kernel(f) and (f.spelling not in helpers or _is_device(f)):
+            helpers[f.spelling] = f
     conv = Converter(src, macros, helpers)
     file_contracts: list[Divisibility] = []
     for c in child_list(parsed.tu.cursor):

@@ -183,6 +183,8 @@ class Converter:
         if not arg_cursors:  # constructors and dependent calls: read what they contain
             self.visit_children(c, scope)
         args = [self.expr(a, scope) for a in arg_cursors]
+        if name in ("__mul24", "__umul24") and len(args) == 2:
+            return Bin("*", args[0], args[1])  # the 24-bit multiply of an index (IMAD macros)
         helper = self.helpers.get(name)
         if helper is not None and self._depth < 4:
             ret = returned_expr(helper)
@@ -285,7 +287,7 @@ def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:
         return None
     r = right.value if isinstance(right, Num) else right.name
     if op == ">>" and r == 5 or op == "/" and r in (32, "warpSize"):
-        return Sym(f"{left.name} / 32", Kind.PROGRAM)
+        return Sym(f"{left.name} / 32", Kind.LANE)
     if op == "&" and r == 31 or op == "%" and r in (32, "warpSize"):
         return Sym(f"{left.name} % 32", Kind.LANE)
     if op in ("/", "%"):

@@ -29,6 +29,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
+from boundcheck.coverage import covers
 from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, first, last, preorder, unary_op
 from boundcheck.model import (
     UNKNOWN_PADDING,
@@ -188,8 +189,8 @@ class KernelBuilder:
         self._element_loops()
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
         self.grid_stride = bool(tiled) and all(any(g.grid_stride for g in r.guards) for r in tiled)
-        for rec in self.recs:
-            self.kernel.accesses.append(self._access(rec))
+        accesses = [self._access(rec) for rec in self.recs]
+        self.kernel.accesses += _checked_warp_rows(accesses)
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
                 kids = children(c)
@@ -234,12 +235,15 @@ class KernelBuilder:
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
-        guards = [b for g in rec.guards if not g.split or whole
-                  for b in _at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index, rec.width)]
+        guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
+                  for g in rec.guards if not g.split or whole]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
+        # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 as well (a block-local stand-in)
+        guards += [replace(b, source=d.source) for d in dims if d.source.endswith(" / 32")
+                   for b in guards if b.local and b.source == d.source[:-len(" / 32")]]
         uses = []
         if rec.padding is not None:
             for red, use_span, via in rec.uses:
@@ -524,7 +528,7 @@ class KernelBuilder:
                 for r in ids:
                     self.recs[r].uses.append((red, self.src.span(c), ()))
             return
-        helper = self.helpers.get(name)
+        helper = self.helpers.get(_callee(c))
         if helper is not None and self.inline_depth < 3:
             body = next((k for k in child_list(helper) if k.kind == K.COMPOUND_STMT), None)
             if body is not None:
@@ -549,6 +553,7 @@ class KernelBuilder:
     def guards_of(self, atoms: list[Comparison]) -> tuple[Guard, ...]:
         out = []
         for a in atoms:
+            a = _warp_row_limit(a)
             for b in bounds_of(a.left, a.op, a.right, a.span):
                 limit = a.right if lanes(a.left) else a.left
                 boundary = Kind.EXTENT in kinds(limit) or (
@@ -728,8 +733,8 @@ class KernelBuilder:
             step = self._step(var, updates, st)
             step_of_var = step if step is not None else Num(0)
             it = _times(Sym(var, Kind.LOOP), step)
-            st.scope.env[var] = Bin("+", start, it) if lanes(start) else it if start == Num(0) \
-                else Sym(var, Kind.LOOP)
+            st.scope.env[var] = Bin("+", start, it) if lanes(start) and not _per_warp(start) \
+                else it if start == Num(0) else Sym(var, Kind.LOOP)
             st.scope.consts.pop(var, None)
         atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
         trip, walks = None, None
@@ -747,7 +752,7 @@ class KernelBuilder:
             self.loops[var] = loop
         if cond is not None:
             self.visit_cond(cond, st.scope)
-        strided = var is not None and start is not None and bool(lanes(start))
+        strided = var is not None and start is not None and bool(lanes(start)) and not _per_warp(start)
         grid_stride = strided and any(s.name.startswith("gridDim.") for s in syms(step_of_var))
         if grid_stride:
             self.grid_starts.add(terms_text(expand(start)))
@@ -949,22 +954,60 @@ class KernelBuilder:
     _ternary_pad: Padding | None = None
 
 
-def _at_access(g: Guard, bound: Bound, index: Expr, width: int) -> list[Bound]:
+def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:
     """A guard on an offset lane, ``(i + 2) < n`` over ``c[i + 2]``, bounds the access's own first
-    element by what is left of the offset past the access's (0 here, so ``(i + 2) <= n`` admits n);
-    over a W-wide vector that reaches its last lane (``i + 7 < n`` over 8 lanes at ``i``) it is
-    also the bound of that last lane, which ``i + 7 <= n`` lets reach n. Only an offset the guard
+    element by what is left of the offset past the access's (0 here, so ``(i + 2) <= n`` admits n,
+    and over a pair at i + 2 it checks the pair's first lane only). Only an offset the guard
     writes is moved: ``row < n`` over ``row_ptr[row + 1]`` bounds an array one longer."""
     guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
     at = expand(index)
     rel = bound.lane_offset - constant(at)
     if bound.lane_offset <= 0 or rel < 0 or not float(rel).is_integer() \
             or terms_text(variable(expand(guarded))) != terms_text(variable(at)):
-        return [bound]
-    bound = replace(bound, lane_offset=int(rel))
-    if 1 < width <= rel + 1:
-        return [bound, replace(bound, lane_offset=int(rel) - width + 1)]
-    return [bound]
+        return bound
+    return replace(bound, lane_offset=int(rel))
+
+
+def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
+    """The warp index (``threadIdx.x / 32``) is a warp-per-row kernel's row: the offset of its lanes'
+    tile, and a dimension of its own only where its guard has something to report (missing,
+    block-local, or admitting the extent). Rows are checked only where the kernel compares them
+    with an extent somewhere, as a whole-dimension tile is: a launch that sizes the grid to the
+    rows exactly, or a per-warp count of chunks, needs no row guard."""
+    bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
+    out = []
+    for a in accesses:
+        dims = tuple(d for d in a.dims if not d.source.endswith(" / 32") or d.source in bounded
+                     and not any(covers(b, d) and not b.admits_extent for b in a.guards))
+        out.append(a if len(dims) == len(a.dims) else replace(a, dims=dims))
+    return out
+
+
+def _is_warp(s: Sym) -> bool:
+    return s.kind is Kind.LANE and s.name.endswith(" / 32")
+
+
+def _warp_row_limit(a: Comparison) -> Comparison:
+    """``lane < f(row)`` in a warp-per-row kernel (``i < own_pos / 4`` with own_pos from the warp's
+    row) bounds the lane by a limit that is fixed for the warp: the warp index on that side is
+    the row's offset, as a block index is, not a second lane (which would make it a causal mask)."""
+    sides = [{s.name for s in syms(e) if s.kind is Kind.LANE} for e in (a.left, a.right)]
+    for i, (mine, theirs) in enumerate((sides, sides[::-1])):
+        if mine and theirs and all(n.endswith(" / 32") for n in mine) and not all(n.endswith(" / 32") for n in theirs):
+            side = (a.left, a.right)[i]
+            fixed = _warp_as_offset(side)
+            return replace(a, left=fixed) if i == 0 else replace(a, right=fixed)
+    return a
+
+
+def _warp_as_offset(e: Expr) -> Expr:
+    if isinstance(e, Sym):
+        return Sym(e.name, Kind.PROGRAM) if _is_warp(e) else e
+    if isinstance(e, Bin):
+        return Bin(e.op, _warp_as_offset(e.left), _warp_as_offset(e.right))
+    if isinstance(e, Call):
+        return Call(e.fn, tuple(_warp_as_offset(x) for x in e.args))
+    return e
 
 
 def _row_of(index: Expr, bound: Bound) -> bool:
@@ -1003,8 +1046,7 @@ def _product(coeff: float, factors: list[str]) -> list[str]:
 def _per_warp(start: Expr) -> bool:
     """A counter started at the warp index (``for (i = warpId; i < n / T; i += warps)``) deals
     the same tiles out over the warps: its limit counts tiles as one from 0 would."""
-    return not lanes(start) and kinds(start) == {Kind.PROGRAM} and all(
-        s.name.endswith(" / 32") for s in syms(start))
+    return bool(lanes(start)) and all(_is_warp(s) for s in syms(start))
 
 
 def _times(it: Expr, step: Expr | None) -> Expr:

@@ -57,3 +57,84 @@ __global__ void row_len(const int *row_ptr, int *len, int n) {
 }
 """
     assert findings(src) == []
+
+
+WARP_ROWS = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void row_scale(const float* inp, float* out, int N, int C) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    int idx = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
+    if (idx >= N) {
+        return;
+    }
+    const float* x = inp + idx * C;
+    for (int i = warp.thread_rank(); i < C; i += warp.size()) {
+        out[idx * C + i] = 2.0f * x[i];
+    }
+}
+"""
+
+
+def test_warp_per_row_guard_on_the_row():
+    assert findings(WARP_ROWS) == []
+    assert findings(WARP_ROWS.replace("idx >= N", "idx > N")) == [(7, "BC104")]
+    assert findings(WARP_ROWS.replace("idx >= N", "threadIdx.x >= N")) == [(7, "BC105")]
+
+
+def test_warp_rows_sized_by_the_launch_need_no_row_guard():
+    # no comparison of the row with an extent anywhere: the grid holds exactly N warps
+    src = WARP_ROWS.replace("    if (idx >= N) {\n        return;\n    }\n", "")
+    assert findings(src) == []
+
+
+def test_lane_limit_fixed_per_warp_row_is_a_bound_on_the_lane():
+    # `i < own / 4` with own taken from the warp's row: a causal limit per row, not a lane-lane test
+    src = WARP_ROWS.replace("    const float* x = inp + idx * C;\n",
+                            "    const float* x = inp + idx * C;\n    int own = idx % C;\n"
+                            ).replace("i < C; i += warp.size()", "i < own; i += warp.size()")
+    assert findings(src) == []
+
+
+DEVICE_HELPER = """\
+template <typename T>
+__device__ void update(T* p, const float* g, size_t n) {
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= n) { return; }
+    p[idx] = p[idx] - 0.1f * g[idx];
+}
+template <typename T>
+__global__ void update_kernel(T* p, const float* g, size_t n, ptrdiff_t stride) {
+    update(p + blockIdx.y * stride, g + blockIdx.y * stride, n);
+}
+template <typename T>
+void update(T* p, const float* g, size_t n, ptrdiff_t stride, int layers) {
+    update_kernel<<<dim3((n + 255) / 256, layers), 256>>>(p, g, n, stride);
+}
+"""
+
+
+def test_device_helper_sharing_its_launchers_name_is_inlined():
+    assert findings(DEVICE_HELPER) == []
+    assert findings(DEVICE_HELPER.replace("idx >= n", "idx > n")) == [(4, "BC104")]
+    assert findings(DEVICE_HELPER.replace("idx >= n", "threadIdx.x >= n")) == [(4, "BC105")]
+
+
+MUL24 = """\
+#define IMAD(a, b, c) (__mul24((a), (b)) + (c))
+__global__ void scale2d(float* dst, const float* src, int w, int h) {
+    const int ix = IMAD(blockDim.x, blockIdx.x, threadIdx.x);
+    const int iy = IMAD(blockDim.y, blockIdx.y, threadIdx.y);
+    if (ix >= w || iy >= h) {
+        return;
+    }
+    dst[IMAD(iy, w, ix)] = 2.0f * src[IMAD(iy, w, ix)];
+}
+"""
+
+
+def test_mul24_index_is_a_product():
+    assert findings(MUL24) == []
+    assert findings(MUL24.replace("ix >= w", "threadIdx.x >= w")) == [(5, "BC105")]
+    assert findings(MUL24.replace("ix >= w", "ix > w")) == [(5, "BC104")]
