@@ -454,8 +454,8 @@ class KernelAnalyser:
                         self.tail_handled.add((start_div.extent, start_div.tile))
         walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
             if stop_expr is not None and trip is None else None
-        loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None,
-                    stmt.end_lineno or stmt.lineno, walks_tail=_ceiling_count(stop_expr, step, start),
+        loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None or _below_own_tile(stop_expr, step),
+                    stmt.end_lineno or stmt.lineno, walks_tail=_runs_partial_tile(stop_expr, step, start),
                     walks=walks)
         self.loops.append(loop)
         var_expr = None
@@ -1023,15 +1023,45 @@ def _boolean(v: Val) -> bool:
     return isinstance(v.expr, sy.Sym) and v.expr.name in ("True", "False")
 
 
-def _ceiling_count(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:
-    """``range(cdiv(n, B))`` or ``range(0, n, B)`` up to an extent n: the last iteration is the
-    partial tile."""
+def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:
+    """The last iteration may be the partial tile: a ceiling trip count (``range(cdiv(n, B))``), a
+    range stepped by the tile from 0 up to an extent (``range(0, n, B)``) or up to a stop clamped to
+    one (``range(i * BT, min((i + 1) * BT, T), BS)``), or up to the end of the program's own tile
+    (``range(i * BT, (i + 1) * BT, BS)``: partial in the last program). ``range(B, n, B)`` from a
+    later start may walk the tiles in reverse, away from the tail (``prev_multiple - s``)."""
     if stop is None:
         return False
     if step is None:
         return isinstance(stop, sy.Call) and stop.fn == "cdiv"
     at_zero = start is not None and isinstance(start.expr, sy.Num) and start.expr.value == 0
-    return at_zero and isinstance(stop, sy.Sym) and stop.kind is sy.Kind.EXTENT
+    if at_zero and isinstance(stop, sy.Sym) and stop.kind is sy.Kind.EXTENT:
+        return True
+    if isinstance(stop, sy.Call) and stop.fn == "min" and any(_runtime_extent(e) for e in stop.args):
+        return True
+    terms = sy.variable(sy.expand(stop))
+    moving = [t for t in terms if any(sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} for f in t.factors)]
+    return bool(moving) and all(t.coeff > 0 for t in terms) and len(moving) < len(terms)
+
+
+def _runtime_extent(e: sy.Expr) -> bool:
+    """A length known at run time (``T``, ``eos - bos`` from loaded offsets), not a position counted
+    in tiles (``i_t * BT`` with a loaded chunk index ``i_t``)."""
+    ks = sy.kinds(e)
+    if not ks & {sy.Kind.EXTENT, sy.Kind.OTHER} or ks & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE}:
+        return False
+    return not all(any(sy.kinds(f) == {sy.Kind.CONST} for f in t.factors) for t in sy.variable(sy.expand(e)))
+
+
+def _below_own_tile(stop: sy.Expr | None, step: Val | None) -> bool:
+    """``range(0, i_t * BT, BS)``: tiles stepped up to the start of the program's own tile, which
+    lies inside the extent; they are all full (the keys before a query block)."""
+    if stop is None or step is None:
+        return False
+    terms = sy.expand(stop)
+    moving = sy.variable(terms)
+    return bool(moving) and sy.constant(terms) <= 0 and all(
+        t.coeff > 0 and any(sy.kinds(f) & {sy.Kind.PROGRAM} for f in t.factors)
+        and all(sy.kinds(f) <= {sy.Kind.PROGRAM, sy.Kind.CONST} for f in t.factors) for t in moving)
 
 
 def _compile_time_extent(e: sy.Expr) -> sy.Expr:

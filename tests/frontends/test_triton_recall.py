@@ -153,3 +153,49 @@ def test_a_guard_on_the_tile_end_proves_it_full() -> None:
 def test_a_guard_on_a_tile_count_through_cdiv_proves_it_full() -> None:
     """``cdiv((i_v + 1) * B - V, B) <= 0`` holds only where the tile ends inside V."""
     assert findings(TILE_GUARD.format(test="tl.cdiv((i_v + 1) * B - V, B) <= 0")) == []
+
+
+# Attention over keys: tiles before the query block's own start are all full (no mask needed);
+# the loop over the query block's own span reaches T, so its last key tile may be partial.
+KEYS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def keys(q_ptr, k_ptr, o_ptr, T, K, BT: tl.constexpr, BS: tl.constexpr, BK: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_q = i_t * BT + tl.arange(0, BT)
+    o_d = tl.arange(0, BK)
+    m_q = o_q < T
+    b_q = tl.load(q_ptr + o_q[:, None] * K + o_d[None, :], mask=m_q[:, None] & (o_d[None, :] < K), other=0.0)
+    b_o = tl.zeros([BT, BS], dtype=tl.float32)
+    for i_s in range(0, i_t * BT, BS):
+        o_k = i_s + tl.arange(0, BS)
+        b_k = tl.load(k_ptr + o_d[:, None] + o_k[None, :] * K, mask=o_d[:, None] < K, other=0.0)
+        b_o += tl.dot(b_q, b_k)
+    for i_s in range(i_t * BT, {stop}, BS):
+        o_k = i_s + tl.arange(0, BS)
+        m_k = o_k < T
+        b_k = tl.load(k_ptr + o_d[:, None] + o_k[None, :] * K, mask={mask}, other=0.0)
+        b_o += tl.dot(b_q, b_k)
+    tl.store(o_ptr + o_q[:, None] * BS + tl.arange(0, BS)[None, :], b_o, mask=m_q[:, None])
+"""
+
+
+def test_the_key_loop_up_to_the_clamped_end_of_the_query_block_needs_its_key_bound() -> None:
+    src = KEYS.format(stop="min((i_t + 1) * BT, T)", mask="o_d[:, None] < K")
+    assert findings(src) == [(_second(src, "b_k = tl.load"), "BC103")]
+
+
+def test_the_key_loop_up_to_the_end_of_the_query_block_needs_its_key_bound() -> None:
+    src = KEYS.format(stop="(i_t + 1) * BT", mask="o_d[:, None] < K")
+    assert findings(src) == [(_second(src, "b_k = tl.load"), "BC103")]
+
+
+def test_both_key_loops_are_safe_with_the_key_bound_in_the_second() -> None:
+    assert findings(KEYS.format(stop="min((i_t + 1) * BT, T)", mask="(o_d[:, None] < K) & m_k[None, :]")) == []
+
+
+def _second(src: str, text: str) -> int:
+    return [i for i, line in enumerate(src.splitlines(), start=1) if text in line][1]
