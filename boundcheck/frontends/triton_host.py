@@ -308,9 +308,14 @@ def _bind_arguments(node: ast.Call, params: list[str]) -> list[tuple[str | None,
 
 
 def _alternatives(node: ast.expr) -> list[ast.expr]:
-    """``cdiv(n, B) if SEQUENCE_PARALLEL else 1``: each branch is a grid the launch may use."""
+    """``cdiv(n, B) if SEQUENCE_PARALLEL else 1``: each branch is a grid the launch may use;
+    ``min(NUM_SMS, cdiv(M, BM) * cdiv(N, BN))`` (a persistent grid) is capped, not rounded: a
+    floored tile count in it still leaves tiles without a program."""
     if isinstance(node, ast.IfExp):
         return [*_alternatives(node.body), *_alternatives(node.orelse)]
+    if isinstance(node, ast.Call) and callee(node.func) in ("min", "max") and not node.keywords \
+            and len(node.args) > 1 and not any(isinstance(a, ast.Starred) for a in node.args):
+        return [alt for a in node.args for alt in _alternatives(a)]
     return [node]
 
 

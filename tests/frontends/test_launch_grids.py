@@ -226,3 +226,18 @@ def launch(x, y):
     floored = src.replace("triton.cdiv(n, 512)", "n // 512")
     assert triton(floored) == [(line_of(floored, "nb = n // 512"), "BC302")]
     assert triton(src) == []
+
+
+def test_a_floored_tile_count_capped_at_the_number_of_sms_is_a_floor_grid():
+    """A persistent grid `min(NUM_SMS, tiles)`: with `M // BLOCK` tiles the last partial tile has
+    no program when there are fewer tiles than SMs."""
+    src = COPY + """
+
+def launch(x, y, NUM_SMS):
+    M = x.numel()
+    grid = lambda META: (min(NUM_SMS, triton.cdiv(M, META["BLOCK"])),)
+    copy[grid](x, y, M, BLOCK=128)
+"""
+    floored = src.replace('triton.cdiv(M, META["BLOCK"])', 'M // META["BLOCK"]')
+    assert triton(floored) == [(line_of(floored, "grid = lambda"), "BC302")]
+    assert triton(src) == []
