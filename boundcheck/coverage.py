@@ -105,9 +105,14 @@ def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
     )
 
 
-def describe_dims(dims: tuple[Dim, ...] | list[Dim]) -> str:
+def describe_dims(dims: tuple[Dim, ...] | list[Dim], among: tuple[Dim, ...] = ()) -> str:
+    """The dimensions by label and tile; with their axes where the label alone is ambiguous
+    (several dimensions named, or ``among`` the access's dimensions another one shares a label)."""
+    labels = [d.label for d in among]
+
     def one(d: Dim) -> str:
-        notes = ([f"axis {d.axis}"] if d.axis is not None and len(dims) > 1 else []) + \
+        ambiguous = len(dims) > 1 or labels.count(d.label) > 1
+        notes = ([f"axis {d.axis}"] if d.axis is not None and ambiguous else []) + \
             ([f"tile {d.tile}"] if d.tile else [])
         return f"`{d.label}`" + (f" ({', '.join(notes)})" if notes else "")
 

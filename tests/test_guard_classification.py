@@ -103,3 +103,13 @@ def test_the_last_lane_guard_with_lt_is_clean() -> None:
 def test_a_last_lane_guard_cancelled_by_the_same_slack_is_a_first_lane_guard() -> None:
     src = FLOAT4.replace("GUARD", "4 * i + 3 < N + 3")
     assert {code for _, code in findings(src, Language.CUDA)} == {"BC106"}
+
+
+def test_dimensions_sharing_a_label_are_told_apart_by_axis() -> None:
+    from boundcheck.coverage import describe_dims
+    from boundcheck.model import Dim, Tiling
+    rows = Dim("arange#1", "o_i", "BC", Tiling.PROGRAM, axis=0)
+    cols = Dim("arange#1", "o_i", "BC", Tiling.LOOP, axis=1)
+    other = Dim("arange#2", "o_k", "BK", Tiling.WHOLE, axis=1)
+    assert describe_dims([rows], (rows, cols)) == "`o_i` (axis 0, tile BC)"
+    assert describe_dims([other], (rows, other)) == "`o_k` (tile BK)"

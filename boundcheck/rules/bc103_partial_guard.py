@@ -21,8 +21,9 @@ class PartialGuard(Rule):
             loop = " (the K-tail of the loop)" if first.loop is not None else ""
             yield self.finding(
                 module, access.span,
-                f"{access.kind.value} of `{access.buffer}` is bounded along {describe_dims(cov.guarded or [d for d, _ in cov.local_only])}"
-                f" but not along {describe_dims(cov.uncovered)}{loop}: lanes past that extent read or"
+                f"{access.kind.value} of `{access.buffer}` is bounded along"
+                f" {describe_dims(cov.guarded or [d for d, _ in cov.local_only], access.dims)}"
+                f" but not along {describe_dims(cov.uncovered, access.dims)}{loop}: lanes past that extent read or"
                 f" write the next row or past the end for {smallest_break(first)};"
                 f" add `{first.label} < <extent>` to the mask or guard",
                 kernel,
