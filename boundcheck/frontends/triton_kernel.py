@@ -215,10 +215,11 @@ class KernelAnalyser:
     def _between_sizes(self, fact: Divisibility) -> bool:
         """A fact that relates two tiles (``BS % BT == 0``: a split is whole chunks, where the kernel
         cuts T into ``cdiv(T, BS)`` splits) or two extents (``K == V``) says nothing about how an
-        extent splits into tiles. A size used only as an ``arange`` length may be an extent
-        (``arange(0, K)`` over a compile-time head size), so it does not count as a tile here."""
+        extent splits into tiles. A tile is a size the kernel cuts an extent into, or the size of a
+        program- or loop-offset ``arange``; a whole ``arange(0, K)`` may span a compile-time extent."""
         extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
-        return fact.extent in self.tiles or (fact.tile in extents and fact.tile not in self.tiles)
+        tiles = self.tiles | {d.tile for p in self.accesses for d in p.dims if d.tile and d.tiling is not Tiling.WHOLE}
+        return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles)
 
     def inline(self, args: list[Val], kwargs: dict[str, Val], parent: KernelAnalyser) -> Val:
         """Analyse a jit helper called from ``parent`` with the caller's values bound."""
@@ -1024,14 +1025,17 @@ def _boolean(v: Val) -> bool:
 
 
 def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:
-    """The last iteration may be the partial tile: a ceiling trip count (``range(cdiv(n, B))``), a
-    range stepped by the tile from 0 up to an extent (``range(0, n, B)``) or up to a stop clamped to
-    one (``range(i * BT, min((i + 1) * BT, T), BS)``), or up to the end of the program's own tile
-    (``range(i * BT, (i + 1) * BT, BS)``: partial in the last program). ``range(B, n, B)`` from a
-    later start may walk the tiles in reverse, away from the tail (``prev_multiple - s``)."""
+    """The last iteration may be the partial tile: a ceiling trip count (``range(cdiv(n, B))``, also
+    as a bound of a ``min``), a range stepped by the tile from 0 up to an extent (``range(0, n, B)``)
+    or up to a stop clamped to one (``range(i * BT, min((i + 1) * BT, T), BS)``), or up to the end of
+    the program's own tile (``range(i * BT, (i + 1) * BT, BS)``: partial in the last program).
+    ``range(B, n, B)`` from a later start may walk the tiles in reverse, away from the tail
+    (``prev_multiple - s``)."""
     if stop is None:
         return False
     if step is None:
+        if isinstance(stop, sy.Call) and stop.fn == "min":  # range(a, min(first_safe, cdiv(T, BT)))
+            return any(isinstance(e, sy.Call) and e.fn == "cdiv" and _runtime_extent(e.args[0]) for e in stop.args)
         return isinstance(stop, sy.Call) and stop.fn == "cdiv"
     at_zero = start is not None and isinstance(start.expr, sy.Num) and start.expr.value == 0
     if at_zero and isinstance(stop, sy.Sym) and stop.kind is sy.Kind.EXTENT:

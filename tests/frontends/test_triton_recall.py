@@ -199,3 +199,64 @@ def test_both_key_loops_are_safe_with_the_key_bound_in_the_second() -> None:
 
 def _second(src: str, text: str) -> int:
     return [i for i, line in enumerate(src.splitlines(), start=1) if text in line][1]
+
+
+# Row blocks of a column tile: the causal border runs up to `min(first_safe, cdiv(T, BT))`, which is
+# the last, partial row block when T ends there; the masked rest of the rows is no peeled tail.
+ROW_BLOCKS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_blocks(d_ptr, y_ptr, T, BS: tl.constexpr, BT: tl.constexpr):
+    i_s = tl.program_id(0)
+    first_safe = tl.cdiv(i_s * BS + BS, BT)
+    n_rows = tl.cdiv(T, BT)
+    acc = tl.zeros([BT], dtype=tl.float32)
+    for rb in range(i_s * BS // BT, tl.minimum(first_safe, n_rows)):
+        o_r = rb * BT + tl.arange(0, BT)
+        acc += tl.load(d_ptr + o_r{mask})
+    for rb in range(first_safe, n_rows):
+        o_r = rb * BT + tl.arange(0, BT)
+        acc += tl.load(d_ptr + o_r, mask=o_r < T, other=0.0)
+    tl.store(y_ptr + i_s, tl.sum(acc, 0))
+"""
+
+
+def test_a_row_loop_up_to_a_min_with_the_row_count_runs_the_partial_block() -> None:
+    src = ROW_BLOCKS.format(mask="")
+    assert findings(src) == [(line_of(src, "acc += tl.load(d_ptr + o_r)"), "BC101")]
+
+
+def test_the_row_loop_masked_on_the_rows_is_safe() -> None:
+    assert findings(ROW_BLOCKS.format(mask=", mask=o_r < T, other=0.0")) == []
+
+
+# `BT % BS == 0`: a query block holds whole key tiles (BT is the tile of the program-offset
+# `arange(0, BT)`); it does not make T a multiple of BS.
+QUERY_BLOCK = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def query_block(g_ptr, o_ptr, T, BT: tl.constexpr, BS: tl.constexpr):
+    tl.static_assert(BT % BS == 0)
+    i_t = tl.program_id(0)
+    o_q = i_t * BT + tl.arange(0, BT)
+    acc = tl.zeros([BT], dtype=tl.float32)
+    for i_s in range(i_t * BT, tl.minimum((i_t + 1) * BT, T), BS):
+        o_k = i_s + tl.arange(0, BS)
+        acc += tl.sum(tl.load(g_ptr + o_k{mask}), 0)
+    tl.store(o_ptr + o_q, acc, mask=o_q < T)
+"""
+
+
+def test_a_fact_between_the_query_block_and_the_key_tile_is_no_contract_on_t() -> None:
+    src = QUERY_BLOCK.format(mask="")
+    assert findings(src) == [(line_of(src, "acc += tl.sum(tl.load("), "BC101")]
+
+
+def test_the_key_tile_masked_by_t_is_safe() -> None:
+    assert findings(QUERY_BLOCK.format(mask=", mask=o_k < T, other=0.0")) == []
