@@ -81,6 +81,7 @@ class Converter:
         self.src, self.macros, self.helpers = src, macros, helpers
         self.on_subscript: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_conditional: Callable[[ci.Cursor, Scope], None] | None = None
+        self.on_helper_call: Callable[[ci.Cursor, Scope], None] | None = None
         self._depth = 0
 
     # --- names -------------------------------------------------------------------------------
@@ -185,7 +186,7 @@ class Converter:
         args = [self.expr(a, scope) for a in arg_cursors]
         if name in ("__mul24", "__umul24") and len(args) == 2:
             return Bin("*", args[0], args[1])  # the 24-bit multiply of an index (IMAD macros)
-        helper = self.helpers.get(name)
+        helper = self.helpers.get(name or callee(c))
         if helper is not None and self._depth < 4:
             ret = returned_expr(helper)
             if ret is not None:
@@ -195,6 +196,8 @@ class Converter:
                     return self.expr(ret, inner)
                 finally:
                     self._depth -= 1
+            if self.on_helper_call is not None:
+                self.on_helper_call(c, scope)
         return Call(_CALL_NAMES.get(name, name), tuple(args))
 
     def helper_scope(self, helper: ci.Cursor, args: list[Expr], outer: Scope) -> Scope:
@@ -218,20 +221,20 @@ class Converter:
     def atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Comparison]:
         """The comparisons that all hold when ``c`` is true (false if ``negated``); reading a
         condition records no accesses (the walker visits it once, for that)."""
-        hooks = self.on_subscript, self.on_conditional
-        self.on_subscript = self.on_conditional = None
+        hooks = self.on_subscript, self.on_conditional, self.on_helper_call
+        self.on_subscript = self.on_conditional = self.on_helper_call = None
         try:
             return self._atoms(c, scope, negated)
         finally:
-            self.on_subscript, self.on_conditional = hooks
+            self.on_subscript, self.on_conditional, self.on_helper_call = hooks
 
     def quiet_expr(self, c: ci.Cursor, scope: Scope) -> Expr:
-        hooks = self.on_subscript, self.on_conditional
-        self.on_subscript = self.on_conditional = None
+        hooks = self.on_subscript, self.on_conditional, self.on_helper_call
+        self.on_subscript = self.on_conditional = self.on_helper_call = None
         try:
             return self.expr(c, scope)
         finally:
-            self.on_subscript, self.on_conditional = hooks
+            self.on_subscript, self.on_conditional, self.on_helper_call = hooks
 
     def _atoms(self, c: ci.Cursor, scope: Scope, negated: bool = False) -> list[Comparison]:
         c = strip(c)
@@ -320,6 +323,16 @@ def _group_index(c: ci.Cursor) -> Expr | None:
         return Sym("threadIdx.x", Kind.LANE) if c.spelling == "thread_rank" else \
             Sym("blockDim.x", Kind.CONST) if c.spelling in ("size", "num_threads") else None
     return None
+
+
+def callee(call: ci.Cursor) -> str:
+    """A call's function name, also where a dependent template argument leaves the call unnamed
+    (``block_reduce_max<NUM_THREADS>(v)`` in a kernel template): the overloaded name it refers to."""
+    if call.spelling:
+        return call.spelling
+    kids = children(call)
+    ref = next((k for k in child_list(kids[0]) if k.kind == K.OVERLOADED_DECL_REF), None) if kids else None
+    return ref.spelling if ref is not None else ""
 
 
 def returned_expr(fn: ci.Cursor) -> ci.Cursor | None:

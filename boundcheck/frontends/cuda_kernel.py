@@ -23,6 +23,7 @@ import clang.cindex as ci
 from boundcheck.frontends.cuda_expr import (
     Converter,
     Scope,
+    callee,
     children,
     const_value,
     is_integer,
@@ -144,6 +145,7 @@ class KernelBuilder:
         self.conv = Converter(src, macros, helpers)
         self.conv.on_subscript = self._on_access
         self.conv.on_conditional = self._on_conditional
+        self.conv.on_helper_call = self._on_helper_call
         self.helpers = helpers
         self.kernel = Kernel(fn.spelling, Language.CUDA, src.span(fn), contracts=list(file_contracts))
         self.recs: list[Rec] = []
@@ -242,8 +244,8 @@ class KernelBuilder:
                    if g.split and not whole and _row_of(rec.index, g.bound)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 as well (a block-local stand-in)
-        guards += [replace(b, source=d.source) for d in dims if d.source.endswith(" / 32")
-                   for b in guards if b.local and b.source == d.source[:-len(" / 32")]]
+        guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source)
+                   for b in guards if b.local and b.source == _warp_base(d.source)]
         uses = []
         if rec.padding is not None:
             for red, use_span, via in rec.uses:
@@ -418,7 +420,7 @@ class KernelBuilder:
         if op == "=":
             # `m = block_reduce_max(v)`: one value for the whole group, in which the padded lanes
             # were already judged against the reduction they fed; they do not feed m's consumers
-            folded = red is not None and strip(rhs).kind == K.CALL_EXPR and _callee(strip(rhs)) in self.helpers
+            folded = red is not None and strip(rhs).kind == K.CALL_EXPR and callee(strip(rhs)) in self.helpers
             st.taint[name] = frozenset() if folded else ids
             st.scope.env[name] = value
             cv = const_value(rhs, self.src, self.conv.macros)
@@ -484,8 +486,8 @@ class KernelBuilder:
                 return Reduction.MIN, via
             if r.spelling in ("fmaf", "fma", "__fmaf_rn"):
                 return Reduction.DOT, via
-        if r.kind == K.CALL_EXPR and _callee(r) in self.helpers:
-            return _helper_reduction(self.helpers[_callee(r)], self.helpers), via
+        if r.kind == K.CALL_EXPR and callee(r) in self.helpers:
+            return _helper_reduction(self.helpers[callee(r)], self.helpers), via
         if r.kind == K.BINARY_OPERATOR and binary_op(r) == "+" and refs_self:
             kids = [strip(k) for k in children(r)]
             other = [k for k in kids if not (k.kind == K.DECL_REF_EXPR and k.spelling == name)]
@@ -496,7 +498,7 @@ class KernelBuilder:
     def call_stmt(self, c: ci.Cursor, st: State) -> None:
         self.cur = st
         name = c.spelling
-        args = list(c.get_arguments())
+        args = _arguments(c)
         if name.startswith("operator") and name[8:] in _ASSIGN:  # struct copy: *(float4*)p = v
             operands = args if len(args) == 2 else [k for k in children(c) if k.spelling != name]
             if len(operands) == 2:
@@ -528,26 +530,40 @@ class KernelBuilder:
                 for r in ids:
                     self.recs[r].uses.append((red, self.src.span(c), ()))
             return
-        helper = self.helpers.get(_callee(c))
-        if helper is not None and self.inline_depth < 3:
-            body = next((k for k in child_list(helper) if k.kind == K.COMPOUND_STMT), None)
-            if body is not None:
-                inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, {})
-                for p, a in zip(params(helper), args):
-                    if p.type.get_canonical().kind == ci.TypeKind.POINTER:
-                        ref = self.resolve(a, st)
-                        if ref is not None:
-                            inner.ptrs[p.spelling] = ref
-                    else:
-                        inner.scope.env[p.spelling] = self.conv.expr(a, st.scope)
-                        inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
-                self.inline_depth += 1
-                try:
-                    self.stmt(body, inner)
-                finally:
-                    self.inline_depth -= 1
-                return
-        self.conv.expr(c, st.scope)
+        if not self._inline(c, args, st, quiet=False):
+            self.conv.expr(c, st.scope)
+
+    def _on_helper_call(self, c: ci.Cursor, scope: Scope) -> None:
+        """A helper called for its value (``float s = norm_of_range(p + off, n);``) whose body is more
+        than one return: its accesses are the caller's, under the caller's guards."""
+        self._inline(c, _arguments(c), self.state_for(scope), quiet=True)
+
+    def _inline(self, c: ci.Cursor, args: list[ci.Cursor], st: State, quiet: bool) -> bool:
+        """Walk a helper's body with its parameters bound to the call's arguments (``quiet``: the
+        arguments' own reads are already recorded)."""
+        helper = self.helpers.get(callee(c))
+        body = next((k for k in child_list(helper) if k.kind == K.COMPOUND_STMT), None) \
+            if helper is not None and self.inline_depth < 3 else None
+        if body is None:
+            return False
+        inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, {})
+        value = self.conv.quiet_expr if quiet else self.conv.expr
+        for p, a in zip(params(helper), args):
+            if p.type.get_canonical().kind == ci.TypeKind.POINTER:
+                ref = self.resolve(a, st)
+                if ref is not None:
+                    inner.ptrs[p.spelling] = ref
+            else:
+                inner.scope.env[p.spelling] = value(a, st.scope)
+                inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
+        self.inline_depth += 1
+        saved = self.cur
+        try:
+            self.stmt(body, inner)
+        finally:
+            self.inline_depth -= 1
+            self.cur = saved
+        return True
 
     # --- control flow -------------------------------------------------------------------------
     def guards_of(self, atoms: list[Comparison]) -> tuple[Guard, ...]:
@@ -603,7 +619,9 @@ class KernelBuilder:
         neg = self.guards_of(self.conv.atoms(cond, st.scope, negated=True))
         exit_stmt = _exit_statement(then)
         if exit_stmt is not None and other is None:
-            if any(g.boundary for g in neg):
+            # an exit inside an inlined helper leaves the helper (or its loop), not the kernel: its
+            # guard holds for the rest of the helper only, and no barrier of the kernel follows it
+            if any(g.boundary for g in neg) and not self.inline_depth:
                 end = self.region_end.get(exit_stmt.kind, last(self.fn).offset) if hasattr(
                     self, "region_end") else last(self.fn).offset
                 word = {K.RETURN_STMT: "return", K.CONTINUE_STMT: "continue", K.BREAK_STMT: "break"}[exit_stmt.kind]
@@ -737,8 +755,14 @@ class KernelBuilder:
                 else it if start == Num(0) else Sym(var, Kind.LOOP)
             st.scope.consts.pop(var, None)
         atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
+        top = _walk_down_top(start, step_of_var) if var is not None and start is not None else None
+        if top is not None:
+            atoms.append(Comparison(st.scope.env[var], "<", top, header, None, "<", self.src.text_of(c)))
         trip, walks = None, None
-        if var is not None and start is not None and (start == Num(0) or _per_warp(start)):
+        # a pipelined loop starts at the second tile (`bk = 1`, the first loaded before it): its
+        # floor-divided limit still drops the tail
+        if var is not None and start is not None and (start == Num(0) or _per_warp(start) or
+                                                      isinstance(start, Num) and start.value > 0):
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == Sym(var, Kind.LOOP) and a.op == "<":
                     trip = floor_division(a.right, header, ("/",))
@@ -795,6 +819,8 @@ class KernelBuilder:
                 scope.env.pop(name, None)
                 if op == "+=":
                     return self.conv.quiet_expr(kids[1], scope)
+                if op == "-=":
+                    return Bin("*", Num(-1), self.conv.quiet_expr(kids[1], scope))
                 rhs = strip(kids[1])
                 if op == "=" and rhs.kind == K.BINARY_OPERATOR and binary_op(rhs) == "+":
                     parts = children(rhs)
@@ -842,6 +868,14 @@ class KernelBuilder:
                 return inner
             size = _size(t.get_pointee())
             return replace(inner, size=size or inner.size)
+        kids = children(c) if kind == K.CALL_EXPR and not c.spelling else []
+        if len(kids) == 3 and kids[1].kind == K.DECL_REF_EXPR and self.src.text_of(kids[1]) in ("+", "-"):
+            # `p + off` on a pointer of a template's dependent type: an unresolved operator call
+            ref = self.resolve(kids[0], st)
+            if ref is None:
+                return None
+            off = self.conv.expr(kids[2], st.scope)
+            return replace(ref, offset=_add(ref.offset, _scale(ref.width, off), self.src.text_of(kids[1])))
         if kind == K.BINARY_OPERATOR and binary_op(c) in ("+", "-"):
             kids = children(c)
             if len(kids) == 2:
@@ -968,6 +1002,11 @@ def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:
     return replace(bound, lane_offset=int(rel))
 
 
+def _warp_base(source: str) -> str | None:
+    """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
+    return source[:-len(" / 32")] if source.endswith(" / 32") else None
+
+
 def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
     """The warp index (``threadIdx.x / 32``) is a warp-per-row kernel's row: the offset of its lanes'
     tile, and a dimension of its own only where its guard has something to report (missing,
@@ -977,7 +1016,7 @@ def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
     bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
     out = []
     for a in accesses:
-        dims = tuple(d for d in a.dims if not d.source.endswith(" / 32") or d.source in bounded
+        dims = tuple(d for d in a.dims if not _warp_base(d.source) or d.source in bounded
                      and not any(covers(b, d) and not b.admits_extent for b in a.guards))
         out.append(a if len(dims) == len(a.dims) else replace(a, dims=dims))
     return out
@@ -1041,6 +1080,27 @@ def _product(coeff: float, factors: list[str]) -> list[str]:
         else:
             rest.append(f)
     return ([str(int(num))] if num != 1 else []) + sorted(rest)
+
+
+def _walk_down_top(start: Expr, step: Expr) -> Expr | None:
+    """``for (i = top + threadIdx.x - blockDim.x; i >= 0; i -= blockDim.x)`` walks a block's lanes
+    down from just below ``top``: the index stays under it by construction, as under a guard."""
+    terms = expand(start)
+    lane = [t for t in terms if t.coeff == 1 and t.factors == (Sym("threadIdx.x", Kind.LANE),)]
+    width = [t for t in terms if t.coeff == -1 and t.factors == (Sym("blockDim.x", Kind.CONST),)]
+    down = [t for t in expand(step) if t.factors]
+    if not (lane and width and down and all(t.coeff < 0 for t in down)):
+        return None
+    rest = [t for t in terms if t is not lane[0] and t is not width[0]]
+    if lanes(Call("", tuple(f for t in rest for f in t.factors))) or not variable(rest):
+        return None
+    top: Expr = Num(constant(rest))
+    for t in variable(rest):
+        part: Expr = Num(t.coeff)
+        for f in t.factors:
+            part = Bin("*", part, f) if part != Num(1) else f
+        top = Bin("+", top, part) if top != Num(0) else part
+    return top
 
 
 def _per_warp(start: Expr) -> bool:
@@ -1198,14 +1258,13 @@ def _assigned_names(c: ci.Cursor) -> set[str]:
     return out
 
 
-def _callee(call: ci.Cursor) -> str:
-    """A call's function name, also where a dependent template argument leaves the call unnamed
-    (``block_reduce_max<NUM_THREADS>(v)`` in a kernel template): the overloaded name it refers to."""
-    if call.spelling:
-        return call.spelling
-    kids = children(call)
-    ref = next((k for k in child_list(kids[0]) if k.kind == K.OVERLOADED_DECL_REF), None) if kids else None
-    return ref.spelling if ref is not None else ""
+def _arguments(call: ci.Cursor) -> list[ci.Cursor]:
+    """A call's arguments, also of a call a dependent template argument leaves unresolved (whose
+    children are the callee's reference and then the arguments)."""
+    args = list(call.get_arguments())
+    if args or call.spelling:
+        return args
+    return children(call)[1:]
 
 
 def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor]) -> Reduction | None:

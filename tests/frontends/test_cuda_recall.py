@@ -138,3 +138,81 @@ def test_mul24_index_is_a_product():
     assert findings(MUL24) == []
     assert findings(MUL24.replace("ix >= w", "threadIdx.x >= w")) == [(5, "BC105")]
     assert findings(MUL24.replace("ix >= w", "ix > w")) == [(5, "BC104")]
+
+
+PIPELINED = """\
+#define BK 16
+__global__ void dot_tiles(const float* a, float* out, int K) {
+    __shared__ float s[2][BK];
+    int tx = threadIdx.x;
+    s[0][tx] = tx < K ? a[tx] : 0.0f;
+    __syncthreads();
+    float acc = 0.0f;
+    for (int bk = 1; bk < (K + BK - 1) / BK; bk++) {
+        int k = bk * BK + tx;
+        s[bk & 1][tx] = k < K ? a[k] : 0.0f;
+        __syncthreads();
+        acc += s[(bk - 1) & 1][tx];
+        __syncthreads();
+    }
+    out[blockIdx.x] = acc;
+}
+"""
+
+
+def test_pipelined_tile_loop_from_the_second_tile_floors_its_trip_count():
+    assert findings(PIPELINED) == []
+    assert findings(PIPELINED.replace("(K + BK - 1) / BK", "K / BK")) == [(8, "BC301")]
+
+
+VALUE_HELPER = """\
+template <class T>
+__device__ float sum_squares(const T* data, size_t count) {
+    size_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0.f;
+    for (size_t i = index; i < count; i += blockDim.x * gridDim.x) {
+        acc += (float)data[i] * (float)data[i];
+    }
+    return acc;
+}
+template <class T>
+__global__ void sum_squares_kernel(float* out, const T* data, size_t count, ptrdiff_t stride) {
+    float s = sum_squares(data + blockIdx.y * stride, count);
+    if (threadIdx.x == 0) {
+        atomicAdd(out + blockIdx.y, s);
+    }
+}
+"""
+
+
+def test_helper_called_for_its_value_is_walked_for_its_accesses():
+    assert findings(VALUE_HELPER) == []
+    assert findings(VALUE_HELPER.replace("i < count", "i <= count")) == [(5, "BC104")]
+
+
+REVERSE_WALK = """\
+__device__ float row_max(const float* row, int V) {
+    float m = -INFINITY;
+    for (int i = V + threadIdx.x - blockDim.x; i >= 0; i -= blockDim.x) {
+        m = fmaxf(m, row[i]);
+    }
+    for (int k = 0; k < 4; k++) {
+        if (k >= V) {
+            break;
+        }
+        m = fmaxf(m, row[k]);
+    }
+    return m;
+}
+__global__ void row_max_kernel(const float* inp, float* out, int V) {
+    float m = row_max(inp + blockIdx.x * V, V);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = m;
+    }
+}
+"""
+
+
+def test_lanes_walking_down_from_below_a_limit_stay_under_it_and_a_helpers_break_is_no_kernel_exit():
+    assert findings(REVERSE_WALK) == []
