@@ -438,7 +438,8 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
                 elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) \
                         and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str) \
                         and isinstance(table := host.env.get(t.value.id), ast.Dict):
-                    host.env[t.value.id] = ast.copy_location(ast.Dict([*table.keys, t.slice], [*table.values, stmt.value]), table)
+                    grown = ast.Dict([*table.keys, t.slice], [*table.values, stmt.value])  # args["BLOCK"] = 16
+                    host.env[t.value.id] = ast.copy_location(grown, table)
                 elif isinstance(t, ast.Tuple) and isinstance(stmt.value, ast.Tuple) \
                         and len(t.elts) == len(stmt.value.elts):
                     for name, value in zip(t.elts, stmt.value.elts):
