@@ -989,17 +989,18 @@ class KernelBuilder:
 
 
 def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:
-    """A guard on an offset lane, ``(i + 2) < n`` over ``c[i + 2]``, bounds the access's own first
-    element by what is left of the offset past the access's (0 here, so ``(i + 2) <= n`` admits n,
-    and over a pair at i + 2 it checks the pair's first lane only). Only an offset the guard
-    writes is moved: ``row < n`` over ``row_ptr[row + 1]`` bounds an array one longer."""
+    """A guard on an offset lane, ``(i + 2) < n`` over ``c[i + 2]`` or ``i < n - 1`` over ``x[i + 1]``,
+    bounds the access's own first element by what is left of the offset past the access's (none
+    here, so ``(i + 2) <= n`` admits n, and over a pair at i + 2 it checks the pair's first lane
+    only). Only up to the offset the guard names: ``row < n`` over ``row_ptr[row + 1]`` bounds an
+    array one longer."""
     guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
     at = expand(index)
-    rel = bound.lane_offset - constant(at)
-    if bound.lane_offset <= 0 or rel < 0 or not float(rel).is_integer() \
+    shift = constant(at)
+    if not 0 < shift <= bound.lane_offset - bound.limit_slack or not float(shift).is_integer() \
             or terms_text(variable(expand(guarded))) != terms_text(variable(at)):
         return bound
-    return replace(bound, lane_offset=int(rel))
+    return replace(bound, lane_offset=bound.lane_offset - int(shift))
 
 
 def _warp_base(source: str) -> str | None:

@@ -47,6 +47,22 @@ def test_offset_lane_guard_of_a_packed_access():
     assert findings(PACKED.replace("(idx + 2) + 1 < N", "(idx + 2) < N")) == [(10, "BC106"), (10, "BC106")]
 
 
+NEXT = """\
+__global__ void successor(const unsigned *offsets, unsigned *out, unsigned n, unsigned m) {
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n) {
+        out[tid] = (tid < n - 1) ? offsets[tid + 1] - 1 : m - 1;
+    }
+}
+"""
+
+
+def test_guard_on_the_next_element_written_as_a_smaller_limit():
+    assert findings(NEXT) == []
+    # `tid <= n - 1` lets offsets[tid + 1] read offsets[n]
+    assert findings(NEXT.replace("(tid < n - 1)", "(tid <= n - 1)")) == [(4, "BC104")]
+
+
 def test_row_pointer_one_past_the_guarded_row_is_no_off_by_one():
     src = """\
 __global__ void row_len(const int *row_ptr, int *len, int n) {
