@@ -340,7 +340,8 @@ class KernelAnalyser:
         elif isinstance(target, (ast.Tuple, ast.List)):
             items = value.items or ()
             for i, el in enumerate(target.elts):
-                self._bind(el, items[i] if i < len(items) else Val())
+                # a tuple from a call the frontend does not open: each name holds an unknown scalar
+                self._bind(el, items[i] if i < len(items) else Val() if items else self._sym(el))
 
     def _if(self, stmt: ast.If) -> None:
         test = stmt.test
@@ -672,7 +673,9 @@ class KernelAnalyser:
             conds = tuple(replace(c, left=sy.Axis(c.left, axis), right=sy.Axis(c.right, axis)) for c in base.conds)
         expr = sy.Axis(base.expr, axis) if base.expr is not None else None
         extra = {**base.extra, "data": True} if base.flows else base.extra  # x[None, :] is still loaded data
-        return Val(expr=expr, conds=conds, opaque_mask=base.opaque_mask, number=base.number, extra=extra)
+        flows = tuple(replace(f, axis=axis) if f.axis is None and not f.swapped else f for f in base.flows)
+        return Val(expr=expr, conds=conds, opaque_mask=base.opaque_mask, number=base.number, extra=extra,
+                   flows=flows)
 
     # --- calls --------------------------------------------------------------------------------
 
@@ -687,6 +690,8 @@ class KernelAnalyser:
         if name == "program_id":
             axis = args[0] if args else kw.get("axis")
             return Val(expr=sy.Sym(f"program_id({self.text(axis) if axis is not None else 0})", sy.Kind.PROGRAM))
+        if name == "swizzle2d" and len(args) >= 2:  # a permutation of the program grid: still tile indices
+            return Val(items=tuple(Val(expr=sy.Sym(f"{self.text(node)}[{i}]", sy.Kind.PROGRAM)) for i in range(2)))
         if name == "arange" and len(args) >= 2:
             return Val(expr=sy.Sym(f"arange({self.text(args[0])}, {self.text(args[1])})", sy.Kind.LANE))
         if receiver is not None and name in ("load", "store") and self.ev(receiver).desc:
@@ -743,7 +748,8 @@ class KernelAnalyser:
         if name == "trans" and args and (len(args) == 1 or _swap_order(args[1:])):
             data = self.ev(args[0])
             return Val(expr=sy.Sym(self.text(node), sy.Kind.OTHER),
-                       flows=tuple(replace(f, swapped=not f.swapped) for f in data.flows))
+                       flows=tuple(replace(f, axis=1 - f.axis) if f.axis is not None else replace(f, swapped=not f.swapped)
+                                   for f in data.flows))
         if name in ELEMENTWISE:
             target = args[0] if args else receiver
             if target is not None:
@@ -784,9 +790,10 @@ class KernelAnalyser:
                 receiver: ast.expr | None) -> Val:
         span = self.span(node)
         if name == "dot":
-            for axes, operand in zip(((1,), (0,)), args[:2]):
+            operands = [*args[:2], *(kw[k] for k in ("input", "other", "a", "b") if k in kw)]
+            for axes, operand in zip(((1,), (0,)), operands):
                 self._record_uses(self.ev(operand), Reduction.DOT, span, axes)
-            for a in args[2:]:
+            for a in [*args[2:], *(v for k, v in kw.items() if k not in ("input", "other", "a", "b"))]:
                 self.ev(a)
             return self._sym(node)
         if name == "reduce":
@@ -794,7 +801,7 @@ class KernelAnalyser:
                 self.ev(a)
             return self._sym(node)
         method = receiver is not None and not (isinstance(receiver, ast.Name) and receiver.id in ("tl", "triton"))
-        target = receiver if method else (args[0] if args else None)
+        target = receiver if method else (args[0] if args else kw.get("input"))
         if target is None:
             return self._sym(node)
         rest = args if method else args[1:]
@@ -811,6 +818,10 @@ class KernelAnalyser:
                 pad = Padding(-math.inf, undefined=f.undefined)  # a floor below every valid lane
             on = tuple(1 - a for a in axes) if f.swapped and axes is not None and set(axes) <= {0, 1} else \
                 None if f.swapped else axes  # the reduced axes of the loaded tile
+            if f.axis is not None and axes is not None:  # a broadcast row: reduced across its lanes or not at all
+                if f.axis not in axes:
+                    continue
+                on = (0,)
             use = Use(reduction, pad, span, f.via, on)
             if use not in pending.uses:
                 pending.uses.append(use)

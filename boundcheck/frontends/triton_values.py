@@ -24,6 +24,7 @@ class Flow:
     via: tuple[str, ...] = ()
     nonneg: bool = False  # every valid lane is >= 0 (after abs, exp, x * x)
     swapped: bool = False  # the data was transposed (``tl.trans`` of a 2-D tile): its axes are swapped
+    axis: int | None = None  # a 1-D tile broadcast (``x[:, None]``): the axis its padded lanes lie along
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,8 @@ def arith(op: str, a: float | None, b: float | None) -> float | None:
             return a
         if op in ("*", "/") and a == 0.0:
             return 0.0
+        if op in ("*", "/") and math.isinf(a):
+            return a  # times a scale (``sm_scale``, ``1 / sqrt(d)``): taken as positive, as kernels use it
         return a if math.isnan(a) else None
     if op == "+":
         return _safe(lambda x, y: x + y, a, b)

@@ -260,3 +260,117 @@ def test_a_fact_between_the_query_block_and_the_key_tile_is_no_contract_on_t() -
 
 def test_the_key_tile_masked_by_t_is_safe() -> None:
     assert findings(QUERY_BLOCK.format(mask=", mask=o_k < T, other=0.0")) == []
+
+
+# Padding followed to the reduction that consumes it: a -inf padding into a sum or a dot along
+# the padded axis is BC202 at the load; zero is the sum's identity.
+def test_a_sum_called_with_keyword_arguments_sees_the_padding() -> None:
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_sum(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(pointer=x_ptr + row * N + cols, mask=cols < N, other={pad})
+    tl.store(y_ptr + row, tl.sum(input=x, axis=0))
+"""
+    bad = src.format(pad='float("-inf")')
+    assert findings(bad) == [(line_of(bad, "x = tl.load"), "BC202")]
+    assert findings(src.format(pad="0.0")) == []
+
+
+# A weight per group row, broadcast over the columns: `w[:, None]` keeps its padded rows.
+GROUP_ROWS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def group_rows(x_ptr, w_ptr, y_ptr, C, HW, BG: tl.constexpr, BHW: tl.constexpr):
+    g = tl.program_id(0)
+    rows = g * BG + tl.arange(0, BG)
+    cols = tl.arange(0, BHW)
+    m_r = rows < C
+    w = tl.load(w_ptr + rows, mask=m_r, other={pad}).to(tl.float32)
+    x = tl.load(x_ptr + rows[:, None] * HW + cols[None, :], mask=m_r[:, None] & (cols[None, :] < HW), other=0.0)
+    tl.store(y_ptr + g * BHW + cols, {use}, mask=cols < HW)
+"""
+
+
+def test_a_broadcast_row_reduced_along_its_lanes_sees_the_padding() -> None:
+    bad = GROUP_ROWS.format(pad='float("-inf")', use="tl.sum(w[:, None] * x, axis=0)")
+    assert findings(bad) == [(line_of(bad, "w = tl.load"), "BC202")]
+    assert findings(GROUP_ROWS.format(pad="0.0", use="tl.sum(w[:, None] * x, axis=0)")) == []
+
+
+def test_a_broadcast_row_reduced_across_the_other_axis_keeps_its_padding_in_masked_lanes() -> None:
+    """Summing ``w[None, :]`` over axis 0 gives one result per padded lane: the store masks those."""
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def group_cols(x_ptr, w_ptr, y_ptr, C, HW, BG: tl.constexpr, BHW: tl.constexpr):
+    g = tl.program_id(0)
+    rows = g * BG + tl.arange(0, BG)
+    cols = tl.arange(0, BHW)
+    m_r = rows < C
+    w = tl.load(w_ptr + rows, mask=m_r, other=float("-inf")).to(tl.float32)
+    x = tl.load(x_ptr + cols[:, None] * C + rows[None, :], mask=(cols[:, None] < HW) & m_r[None, :], other=0.0)
+    tl.store(y_ptr + rows, tl.sum(w[None, :] * x, axis={axis}), mask=m_r)
+"""
+    assert findings(src.format(axis=0)) == []
+    along = src.format(axis=1)
+    assert findings(along) == [(line_of(along, "w = tl.load"), "BC202")]
+
+
+def test_a_padding_scaled_by_an_unknown_factor_stays_infinite() -> None:
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scaled(q_ptr, h_ptr, o_ptr, K, scale, BK: tl.constexpr, BV: tl.constexpr):
+    o_k = tl.arange(0, BK)
+    o_v = tl.arange(0, BV)
+    m_k = o_k < K
+    b_q = tl.load(q_ptr + o_k, mask=m_k, other={pad}) * scale
+    b_h = tl.load(h_ptr + o_k[:, None] * BV + o_v[None, :], mask=m_k[:, None], other=0.0)
+    tl.store(o_ptr + o_v, tl.sum(b_q[:, None] * b_h, axis=0))
+"""
+    bad = src.format(pad='float("-inf")')
+    assert findings(bad) == [(line_of(bad, "b_q = tl.load"), "BC202")]
+    assert findings(src.format(pad="0.0")) == []
+
+
+# `tl.swizzle2d` returns the program's tile indices in another order; names unpacked from it (or
+# from any call the frontend does not open) still index the accesses that follow.
+SWIZZLED = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def swizzled(a_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, G: tl.constexpr):
+    i_m, i_n = tl.swizzle2d(tl.program_id(0), tl.program_id(1), tl.num_programs(0), tl.num_programs(1), G)
+    o_m = i_m * BM + tl.arange(0, BM)
+    o_n = i_n * BN + tl.arange(0, BN)
+    o_k = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptr + o_m[:, None] * K + (k * BK + o_k)[None, :],
+                    mask=(o_m[:, None] < M) & ((k * BK + o_k)[None, :] < K), other={pad})
+        acc = tl.dot(a, tl.trans(a), acc=acc)
+    tl.store(c_ptr + o_m[:, None] * N + o_n[None, :], acc, mask={mask})
+"""
+
+
+def test_accesses_indexed_by_swizzled_program_ids_are_checked() -> None:
+    bad = SWIZZLED.format(pad='float("-inf")', mask="o_m[:, None] < M")
+    assert findings(bad) == [(line_of(bad, "a = tl.load"), "BC202"), (line_of(bad, "tl.store("), "BC103")]
+    assert findings(SWIZZLED.format(pad="0.0", mask="(o_m[:, None] < M) & (o_n[None, :] < N)")) == []
