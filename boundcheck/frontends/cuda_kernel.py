@@ -243,9 +243,10 @@ class KernelBuilder:
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
-        # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 as well (a block-local stand-in)
-        guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source)
-                   for b in guards if b.local and b.source == _warp_base(d.source)]
+        # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 and the lane threadIdx.x % 32 as
+        # well (a block-local stand-in)
+        guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
+                   for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))]
         uses = []
         if rec.padding is not None:
             for red, use_span, via in rec.uses:
@@ -1003,6 +1004,11 @@ def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:
     return replace(bound, lane_offset=bound.lane_offset - int(shift))
 
 
+def _lane_base(source: str) -> str | None:
+    """The thread index a warp lane (``threadIdx.x % 32``) is taken from."""
+    return source[:-len(" % 32")] if source.endswith(" % 32") else None
+
+
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
@@ -1018,7 +1024,7 @@ def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
     out = []
     for a in accesses:
         dims = tuple(d for d in a.dims if not _warp_base(d.source) or d.source in bounded
-                     and not any(covers(b, d) and not b.admits_extent for b in a.guards))
+                     and not any(covers(b, d) and not b.admits_extent_for(a.width) for b in a.guards))
         out.append(a if len(dims) == len(a.dims) else replace(a, dims=dims))
     return out
 

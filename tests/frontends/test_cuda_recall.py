@@ -232,3 +232,41 @@ __global__ void row_max_kernel(const float* inp, float* out, int V) {
 
 def test_lanes_walking_down_from_below_a_limit_stay_under_it_and_a_helpers_break_is_no_kernel_exit():
     assert findings(REVERSE_WALK) == []
+
+
+LOCAL_EXIT = """\
+__global__ void row_copy(const float* inp, float* out, int N, int C) {
+    int lane = threadIdx.x % 32;
+    int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    if (threadIdx.x >= C) return;
+    if (row >= N) return;
+    for (int i = lane; i < C; i += 32) {
+        out[row * C + i] = inp[row * C + i];
+    }
+}
+"""
+
+
+def test_block_local_exit_bounds_the_warp_and_lane_taken_from_the_thread_index():
+    assert findings(LOCAL_EXIT) == []
+    assert findings(LOCAL_EXIT.replace("threadIdx.x >= C", "threadIdx.x > C")) == [(4, "BC104")]
+    assert findings(LOCAL_EXIT.replace("row >= N", "row > N")) == [(5, "BC104")]
+
+
+VECTOR_ROWS = """\
+__global__ void row_first4(const float* inp, float4* out, int N, int T) {
+    int idx = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    if (idx >= N) {
+        return;
+    }
+    const float4* x = reinterpret_cast<const float4*>(inp + idx * T);
+    if (threadIdx.x % 32 == 0) {
+        out[idx] = x[0];
+    }
+}
+"""
+
+
+def test_warp_row_of_a_vector_access_off_by_one():
+    assert findings(VECTOR_ROWS) == []
+    assert findings(VECTOR_ROWS.replace("idx >= N", "idx > N")) == [(3, "BC104")]
