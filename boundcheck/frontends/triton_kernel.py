@@ -457,7 +457,7 @@ class KernelAnalyser:
         walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
             if stop_expr is not None and trip is None else None
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None or _below_own_tile(stop_expr, step),
-                    stmt.end_lineno or stmt.lineno, walks_tail=_runs_partial_tile(stop_expr, step, start),
+                    stmt.end_lineno or stmt.lineno, walks_tail=self._walks_tail(it, step, start),
                     walks=walks)
         self.loops.append(loop)
         var_expr = None
@@ -468,6 +468,23 @@ class KernelAnalyser:
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
         if compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
+
+    def _walks_tail(self, it: ast.expr, step: Val | None, start: Val | None) -> bool:
+        """The loop runs the partial tile, with either branch of a conditional stop
+        (``i_end = min(cdiv(T, BS) * BS, …) if USE_WINDOW else cdiv(T, BS) * BS``), or from the last
+        tile down (``range(NT - 1, -1, -1)``)."""
+        if not (isinstance(it, ast.Call) and callee(it.func) in _RANGES and it.args):
+            return False
+        pos = it.args
+        stop = self.ev(pos[0] if len(pos) == 1 else pos[1])
+        stops = [b.expr for b in stop.extra.get("branches", ())] or [stop.expr]
+        if any(_runs_partial_tile(e, step, start) for e in stops):
+            return True
+        if step is None or step.expr is None or start is None or start.expr is None:
+            return False
+        falling = sy.constant(sy.expand(step.expr)) < 0 or any(t.coeff < 0 for t in sy.variable(sy.expand(step.expr)))
+        return falling and any(t.coeff > 0 and any(isinstance(f, sy.Call) and f.fn == "cdiv" for f in t.factors)
+                               for t in sy.expand(start.expr))
 
     def _floor_over_tiles(self, loop: Loop, trip: FloorDiv, body: list[_Pending]) -> None:
         """``range(V // BV)`` with V a compile-time parameter (it still varies across launches) is a
@@ -589,6 +606,9 @@ class KernelAnalyser:
             return self._sym(node, kind)
         if isinstance(node, ast.IfExp):
             self.ev(node.test)
+            if not any(isinstance(n, ast.Call) and callee(n.func) in ("load", "store", *_ATOMICS)
+                       for n in ast.walk(node)):  # `a if USE_WINDOW else b`: either may hold at run time
+                return replace(self._sym(node), extra={"branches": (self.ev(node.body), self.ev(node.orelse))})
         return self._sym(node)
 
     def binop(self, op: str, a: Val, b: Val) -> Val:
@@ -1037,11 +1057,11 @@ def _boolean(v: Val) -> bool:
 
 def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:
     """The last iteration may be the partial tile: a ceiling trip count (``range(cdiv(n, B))``, also
-    as a bound of a ``min``), a range stepped by the tile from 0 up to an extent (``range(0, n, B)``)
-    or up to a stop clamped to one (``range(i * BT, min((i + 1) * BT, T), BS)``), or up to the end of
-    the program's own tile (``range(i * BT, (i + 1) * BT, BS)``: partial in the last program).
-    ``range(B, n, B)`` from a later start may walk the tiles in reverse, away from the tail
-    (``prev_multiple - s``)."""
+    as a bound of a ``min``), a range stepped by the tile from 0 up to an extent (``range(0, n, B)``),
+    up to a stop clamped to one (``range(i * BT, min((i + 1) * BT, T), BS)``) or rounded up from one
+    (``cdiv(T, BS) * BS``), or up to the end of the program's own tile (``range(i * BT, (i + 1) * BT,
+    BS)``: partial in the last program). ``range(B, n, B)`` from a later start may walk the tiles in
+    reverse, away from the tail (``prev_multiple - s``)."""
     if stop is None:
         return False
     if step is None:
@@ -1051,11 +1071,19 @@ def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None
     at_zero = start is not None and isinstance(start.expr, sy.Num) and start.expr.value == 0
     if at_zero and isinstance(stop, sy.Sym) and stop.kind is sy.Kind.EXTENT:
         return True
-    if isinstance(stop, sy.Call) and stop.fn == "min" and any(_runtime_extent(e) for e in stop.args):
+    ends = list(stop.args) if isinstance(stop, sy.Call) and stop.fn == "min" else [stop]
+    if any(_runtime_extent(e) or _rounded_up(e) for e in ends) and (len(ends) > 1 or _rounded_up(stop)):
         return True
     terms = sy.variable(sy.expand(stop))
     moving = [t for t in terms if any(sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} for f in t.factors)]
     return bool(moving) and all(t.coeff > 0 for t in terms) and len(moving) < len(terms)
+
+
+def _rounded_up(e: sy.Expr) -> bool:
+    """``cdiv(T, BS) * BS``: the extent rounded up to whole tiles, whose last tile is the partial one."""
+    terms = sy.expand(e)
+    return all(t.coeff > 0 for t in terms) and any(
+        isinstance(f, sy.Call) and f.fn == "cdiv" for t in terms for f in t.factors)
 
 
 def _runtime_extent(e: sy.Expr) -> bool:

@@ -374,3 +374,40 @@ def test_accesses_indexed_by_swizzled_program_ids_are_checked() -> None:
     bad = SWIZZLED.format(pad='float("-inf")', mask="o_m[:, None] < M")
     assert findings(bad) == [(line_of(bad, "a = tl.load"), "BC202"), (line_of(bad, "tl.store("), "BC103")]
     assert findings(SWIZZLED.format(pad="0.0", mask="(o_m[:, None] < M) & (o_n[None, :] < N)")) == []
+
+
+# A second pass over x beside a masked first one: the first pass is no peeled tail when the second
+# loop itself reaches the last, partial tile (from the last tile down, or up to T rounded up to
+# whole tiles under either branch of a compile-time choice).
+PASSES = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def passes(x_ptr, y_ptr, T, W, USE_W: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    NT = tl.cdiv(T, BT)
+    acc = tl.zeros([BT], dtype=tl.float32)
+    for i_s in range(0, i_t * BT, BT):
+        o = i_s + tl.arange(0, BT)
+        acc += tl.load(x_ptr + o, mask=o < T, other=0.0)
+    i_end = tl.minimum(tl.cdiv(T, BT) * BT, (i_t + 1) * BT + W) if USE_W else tl.cdiv(T, BT) * BT
+    for {loop}:
+        o = {offset} + tl.arange(0, BT)
+        acc += tl.load(x_ptr + o{mask})
+    o_t = i_t * BT + tl.arange(0, BT)
+    tl.store(y_ptr + o_t, acc, mask=o_t < T)
+"""
+LOOPS = [("i in range(NT - 1, -1, -1)", "i * BT"), ("i_s in range((i_t + 1) * BT, i_end, BT)", "i_s")]
+
+
+def test_a_second_pass_reaching_the_last_tile_needs_its_own_mask() -> None:
+    for loop, offset in LOOPS:
+        src = PASSES.format(loop=loop, offset=offset, mask="")
+        assert findings(src) == [(line_of(src, "acc += tl.load(x_ptr + o)"), "BC101")], loop
+
+
+def test_the_second_pass_masked_is_safe() -> None:
+    for loop, offset in LOOPS:
+        assert findings(PASSES.format(loop=loop, offset=offset, mask=", mask=o < T, other=0.0")) == [], loop
