@@ -238,7 +238,7 @@ class KernelBuilder:
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
-                  for g in rec.guards if not g.split or whole]
+                  for g in rec.guards if (not g.split or whole) and not _past_guard(g, rec.index)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)]
@@ -987,6 +987,16 @@ class KernelBuilder:
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
+
+
+def _past_guard(g: Guard, index: Expr) -> bool:
+    """The access is a compile-time size past the guarded index (``x[i + blockSize]`` under
+    ``i < n``, a thread's second element): the guard says nothing about it."""
+    guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
+    mine = {terms_text([t]) for t in variable(expand(guarded))}
+    extra = [t for t in variable(expand(index)) if terms_text([t]) not in mine]
+    return bool(mine) and mine <= {terms_text([t]) for t in variable(expand(index))} and bool(extra) \
+        and all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra)
 
 
 def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:

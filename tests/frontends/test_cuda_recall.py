@@ -270,3 +270,28 @@ __global__ void row_first4(const float* inp, float4* out, int N, int T) {
 def test_warp_row_of_a_vector_access_off_by_one():
     assert findings(VECTOR_ROWS) == []
     assert findings(VECTOR_ROWS.replace("idx >= N", "idx > N")) == [(3, "BC104")]
+
+
+TWO_PER_THREAD = """\
+template <unsigned blockSize>
+__global__ void reduce2(const float* in, float* out, unsigned n) {
+    unsigned i = blockIdx.x * blockSize * 2 + threadIdx.x;
+    unsigned grid = blockSize * 2 * gridDim.x;
+    float s = 0.0f;
+    while (i < n) {
+        s += in[i];
+        if (i + blockSize < n) {
+            s += in[i + blockSize];
+        }
+        i += grid;
+    }
+    atomicAdd(out, s);
+}
+"""
+
+
+def test_second_element_per_thread_needs_its_own_guard():
+    assert findings(TWO_PER_THREAD) == []
+    src = TWO_PER_THREAD.replace("        if (i + blockSize < n) {\n            s += in[i + blockSize];\n        }\n",
+                                 "        s += in[i + blockSize];\n")
+    assert findings(src) == [(8, "BC101")]
