@@ -174,6 +174,12 @@ class _Pending:
     other_at: Span | None
     uses: list[Use] = field(default_factory=list)
     row_bounds: tuple[Bound, ...] = ()  # guards that are rows of whole tiles (shared by the buffer)
+    shape: dict[str, str] = field(default_factory=dict)  # block-pointer lane source -> its axis's extent
+
+    def extents_of(self, source: str) -> set[str]:
+        """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
+        return {b.limit for b in self.guards if b.source == source and not b.wrap} | \
+            ({self.shape[source]} if source in self.shape else set())
 
 
 class KernelAnalyser:
@@ -218,8 +224,13 @@ class KernelAnalyser:
         extent splits into tiles. A tile is a size the kernel cuts an extent into, or the size of a
         program- or loop-offset ``arange``; a whole ``arange(0, K)`` may span a compile-time extent."""
         extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
-        tiles = self.tiles | {d.tile for p in self.accesses for d in p.dims if d.tile and d.tiling is not Tiling.WHOLE}
+        tiles = self._tile_sizes()
         return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles)
+
+    def _tile_sizes(self) -> set[str]:
+        """Sizes the kernel cuts an extent into: cdiv divisors, range steps, and the sizes of
+        program- or loop-offset ``arange`` lanes seen so far."""
+        return self.tiles | {d.tile for p in self.accesses for d in p.dims if d.tile and d.tiling is not Tiling.WHOLE}
 
     def inline(self, args: list[Val], kwargs: dict[str, Val], parent: KernelAnalyser) -> Val:
         """Analyse a jit helper called from ``parent`` with the caller's values bound."""
@@ -493,6 +504,10 @@ class KernelAnalyser:
         silent."""
         if not any(d.loop is loop and d.tile == trip.tile for p in body for d in p.dims):
             return
+        extents = {e for p in body for d in p.dims if d.loop is loop and d.tile == trip.tile
+                   for e in p.extents_of(d.source)}
+        if extents and trip.extent not in extents:
+            return  # `BT // BC` sub-chunks of a chunk along T: the floor is not of this dimension's extent
         fixed = self._fixed_at_launches(trip.extent)  # its tiles are whole, and the tail is the author's
         tiled = replace(loop, trip=None if fixed else trip, full_tiles=True)
         self.loops[next(i for i, lp in enumerate(self.loops) if lp is loop)] = tiled
@@ -861,6 +876,7 @@ class KernelAnalyser:
         block = tuple(self.text(e) for e in items(given["block_shape"]))
         base = self.ev(given["base"])
         base_name = _buffer(base.expr) if base.expr is not None else self.text(given["base"])
+        self.tiles.update(b for b, o in zip(block, offsets) if not isinstance(o, sy.Num))
         return Val(bptr=BlockPtr(base_name, shape, offsets, block))
 
     # --- accesses -----------------------------------------------------------------------------
@@ -891,6 +907,7 @@ class KernelAnalyser:
             return self._sym(node)
         parts = sy.dims_of(ptr.expr, span, self.loop_of)
         dims = tuple(p.dim for p in parts)
+        self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
         opaque = False
@@ -940,7 +957,9 @@ class KernelAnalyser:
             ks = sy.kinds(offset)
             tiling = Tiling.PROGRAM if sy.Kind.PROGRAM in ks else Tiling.LOOP if sy.Kind.LOOP in ks else Tiling.WHOLE
             tile = bp.block[axis] if axis < len(bp.block) else None
-            dims.append(Dim(f"block:{bp.base}:{axis}", f"{bp.base} axis {axis}", tile, tiling, axis))
+            loop = next((self.loop_of[s.name] for s in sy.syms(offset)
+                         if s.kind is sy.Kind.LOOP and s.name in self.loop_of), None)
+            dims.append(Dim(f"block:{bp.base}:{axis}", f"{bp.base} axis {axis}", tile, tiling, axis, loop))
         checked = frozenset(d.source for d in dims if d.axis in checked_axes)
         padding, flows = None, ()
         index = len(self.accesses)
@@ -952,8 +971,18 @@ class KernelAnalyser:
         guards = tuple(Bound(d.source, d.label, "<", "shape", True, span, axis=d.axis)
                        for d in dims if d.source in checked)
         self.accesses.append(_Pending(kind, bp.base, span, tuple(dims), guards, padding, tuple(self.facts),
-                                      False, checked, text, None))
+                                      False, checked, text, None,
+                                      shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
+                                             if d.axis is not None and d.axis < len(bp.shape)}))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
+
+    def _note_offset_tiles(self, index: sy.Expr, parts: list[sy.DimPart]) -> None:
+        """``i_t * BT + arange(0, BT)`` with a loaded chunk index ``i_t``: BT is still a tile size."""
+        whole = {p.dim.tile for p in parts if p.dim.tiling is Tiling.WHOLE and p.dim.tile} - self.tiles
+        if whole:
+            offsets = {sy.render(f) for t in sy.variable(sy.expand(index)) if not any(sy.lanes(f) for f in t.factors)
+                       for f in t.factors}
+            self.tiles.update(whole & offsets)
 
     def _bounds(self, c: Comparison) -> list[Bound]:
         found = sy.bounds_of(c.left, c.op, c.right, c.span)

@@ -411,3 +411,49 @@ def test_a_second_pass_reaching_the_last_tile_needs_its_own_mask() -> None:
 def test_the_second_pass_masked_is_safe() -> None:
     for loop, offset in LOOPS:
         assert findings(PASSES.format(loop=loop, offset=offset, mask=", mask=o < T, other=0.0")) == [], loop
+
+
+# Block pointers in a loop over the K tiles of a compile-time head size K: a floor trip count skips
+# the K tail even though K is a tl.constexpr (it differs from launch to launch).
+HEAD_LOOP = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def head_loop(q, k, o, T, H, K: tl.constexpr, BT: tl.constexpr, BK: tl.constexpr):
+    i_t, i_h = tl.program_id(0), tl.program_id(1)
+    b_A = tl.zeros([BT, BT], dtype=tl.float32)
+    for i_k in range({trip}):
+        p_q = tl.make_block_ptr(q + i_h * K, (T, K), (H * K, 1), (i_t * BT, i_k * BK), (BT, BK), (1, 0))
+        p_k = tl.make_block_ptr(k + i_h * K, (K, T), (1, H * K), (i_k * BK, i_t * BT), (BK, BT), (0, 1))
+        b_A += tl.dot(tl.load(p_q, boundary_check=(0, 1)), tl.load(p_k, boundary_check=(0, 1)))
+    p_o = tl.make_block_ptr(o + i_h * BT, (T, BT), (H * BT, 1), (i_t * BT, 0), (BT, BT), (1, 0))
+    tl.store(p_o, b_A, boundary_check=(0, 1))
+"""
+
+
+def test_a_floor_trip_over_a_compile_time_extent_of_block_pointers_skips_the_tail() -> None:
+    src = HEAD_LOOP.format(trip="K // BK")
+    assert findings(src) == [(line_of(src, "for i_k in range("), "BC301")]
+    assert findings(HEAD_LOOP.format(trip="tl.cdiv(K, BK)")) == []
+
+
+def test_sub_chunks_of_a_chunk_along_t_are_no_floor_of_the_extent() -> None:
+    """``BT // BC`` sub-chunks walk a chunk of T: the floor is of the chunk size, not of T (the
+    block pointers bound T themselves)."""
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def sub_chunks(g, o, T, BT: tl.constexpr, BC: tl.constexpr):
+    i_t = tl.program_id(0)
+    acc = tl.zeros([BC], dtype=tl.float32)
+    for r in range(BT // BC):
+        p_g = tl.make_block_ptr(g, (T,), (1,), (i_t * BT + r * BC,), (BC,), (0,))
+        acc += tl.load(p_g, boundary_check=(0,))
+    tl.store(o + i_t, tl.sum(acc, 0))
+"""
+    assert findings(src) == []
