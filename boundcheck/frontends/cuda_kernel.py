@@ -757,8 +757,11 @@ class KernelBuilder:
             st.scope.consts.pop(var, None)
         atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
         top = _walk_down_top(start, step_of_var) if var is not None and start is not None else None
-        if top is not None:
-            atoms.append(Comparison(st.scope.env[var], "<", top, header, None, "<", self.src.text_of(c)))
+        # in range by construction, as a wrap is: no guard written, so nothing to be off by one or
+        # to check a vector's first lane only
+        below = () if top is None else tuple(
+            replace(g, bound=replace(g.bound, wrap=True)) for g in self.guards_of(
+                [Comparison(st.scope.env[var], "<", top, header, None, "<", self.src.text_of(c))]))
         trip, walks = None, None
         # a pipelined loop starts at the second tile (`bk = 1`, the first loaded before it): its
         # floor-divided limit still drops the tail
@@ -782,7 +785,7 @@ class KernelBuilder:
         if grid_stride:
             self.grid_starts.add(terms_text(expand(start)))
         st.guards = st.guards + tuple(replace(g, stride=strided, grid_stride=grid_stride)
-                                      for g in self.guards_of(atoms))
+                                      for g in self.guards_of(atoms) + below)
         self.cur = st
         saved = getattr(self, "region_end", {})
         self.region_end = {**saved, K.CONTINUE_STMT: last(body).offset,

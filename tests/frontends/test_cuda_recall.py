@@ -295,3 +295,22 @@ def test_second_element_per_thread_needs_its_own_guard():
     src = TWO_PER_THREAD.replace("        if (i + blockSize < n) {\n            s += in[i + blockSize];\n        }\n",
                                  "        s += in[i + blockSize];\n")
     assert findings(src) == [(8, "BC101")]
+
+
+REVERSE_WALK4 = """\
+__global__ void row_max4(const float* inp, float* out, int vectors, int P) {
+    const float4* x = reinterpret_cast<const float4*>(inp + blockIdx.x * P);
+    float m = -INFINITY;
+    for (int i = vectors + threadIdx.x - blockDim.x; i >= 0; i -= blockDim.x) {
+        float4 v = x[i];
+        m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
+    }
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = m;
+    }
+}
+"""
+
+
+def test_vectors_walking_down_from_below_a_limit_are_no_first_lane_guard():
+    assert findings(REVERSE_WALK4) == []
