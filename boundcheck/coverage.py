@@ -8,9 +8,10 @@ mean one thing everywhere, and no rule module imports another.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
-from boundcheck.model import Access, Bound, Dim, Divisibility, FloorDiv, Kernel, Space, Tiling, Use
+from boundcheck.model import Access, Bound, Dim, Divisibility, FloorDiv, Kernel, Language, Space, Tiling, Use
 
 
 def covers(bound: Bound, dim: Dim) -> bool:
@@ -41,9 +42,27 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
         factors = {p.strip(" ()") for p in f.tile.split("*")}
         if dim.tile is not None and (f.tile == dim.tile or dim.tile in factors):
             return f
-        if f.extent in extents:
+        if f.extent in extents and not (dim.tile and _proper_divisor(f.tile, dim.tile)):
             return f
     return None
+
+
+def _factors(tile: str) -> list[str]:
+    return sorted(p.strip(" ()") for p in tile.split("*"))
+
+
+def _proper_divisor(fact_tile: str, tile: str) -> bool:
+    """``fact_tile`` divides ``tile`` and is smaller, so ``n % fact_tile == 0`` says nothing about
+    ``n % tile``: ``4`` of ``U * 4`` (its factors a proper part of the tile's), or ``4`` of ``64``."""
+    if fact_tile.isdigit() and tile.isdigit():
+        return int(fact_tile) < int(tile)
+    mine, theirs = _factors(fact_tile), _factors(tile)
+    rest = list(theirs)
+    for f in mine:
+        if f not in rest:
+            return False
+        rest.remove(f)
+    return bool(rest)
 
 
 def extents_of(kernel: Kernel, source: str) -> set[str]:
@@ -125,10 +144,23 @@ def smallest_break(dim: Dim) -> str:
         "any extent that is not a multiple of the tile"
 
 
+def atom(text: str) -> str:
+    """``text`` as an operand: parenthesised unless it is a name, a number or a subscript."""
+    return text if re.fullmatch(r"[\w.\[\]]+", text) else f"({text})"
+
+
+def floor_fix(div: FloorDiv, language: Language, cdiv: str) -> str:
+    """How to write the ceiling and the contract for ``div`` in the kernel's language (``cdiv``:
+    Triton's spelling where the division sits, ``tl.cdiv`` or ``triton.cdiv``)."""
+    n, t = atom(div.extent), atom(div.tile)
+    ceiling = f"{cdiv}({div.extent}, {div.tile})" if language is Language.TRITON else f"({n} + {t} - 1) / {t}"
+    return f"`{ceiling}`", f"`{n} % {t} == 0`"
+
+
 def floor_contract(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
     """A fact that makes a floor division exact (BC301 trip counts, BC302 grids)."""
-    return next((f for f in facts if (f.tile == div.tile and not f.pitch) or (f.extent == div.extent and f.tile)),
-                None)
+    return next((f for f in facts if (f.tile == div.tile and not f.pitch)
+                 or (f.extent == div.extent and f.tile and not _proper_divisor(f.tile, div.tile))), None)
 
 
 def is_identity(value: float | None, identity: float) -> bool:

@@ -10,11 +10,10 @@ break the kernel, so the report and ``boundcheck check`` never disagree.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass, field
 
 from boundcheck import suppressions
-from boundcheck.coverage import contract_for, coverage, covers, extents_of, is_identity
+from boundcheck.coverage import atom, contract_for, coverage, covers, extents_of, is_identity
 from boundcheck.findings import Finding
 from boundcheck.model import (
     Access,
@@ -255,14 +254,10 @@ def _tiles(extent: str | None, tile: str | None, tiling: Tiling, full: bool) -> 
         return "1", extent
     if extent is None or tile is None:
         return None, None
-    e, t = _atom(extent), _atom(tile)
+    e, t = atom(extent), atom(tile)
     if full:
         return f"{e} / {t}", tile
     return f"cdiv({extent}, {tile})", f"{e} - (cdiv({extent}, {tile}) - 1) * {t}"
-
-
-def _atom(text: str) -> str:
-    return text if re.fullmatch(r"[\w.\[\]]+", text) else f"({text})"
 
 
 def _access(kernel: Kernel, access: Access, dim: Dim | None) -> AccessReport:
@@ -311,7 +306,7 @@ def _protection(kernel: Kernel, access: Access, dim: Dim) -> list[Protection]:
         elif b.index.startswith("min("):
             out.append(Protection("clamp", f"{b.index} <= {b.limit}", line))
         else:
-            out.append(Protection("wrap", f"{_atom(b.index)} % {b.limit}", line))
+            out.append(Protection("wrap", f"{atom(b.index)} % {b.limit}", line))
     fact = contract_for(dim, [*kernel.contracts, *access.facts], extents_of(kernel, dim.source))
     if fact is not None:
         out.append(Protection("contract", f"{_divides(fact)} ({fact.origin})", line))
@@ -333,7 +328,7 @@ def _protection(kernel: Kernel, access: Access, dim: Dim) -> list[Protection]:
 
 
 def _divides(fact: Divisibility) -> str:
-    return f"{_atom(fact.extent)} % {_atom(fact.tile)} == 0"
+    return f"{atom(fact.extent)} % {atom(fact.tile)} == 0"
 
 
 def _contract(fact: Divisibility) -> ContractReport:
@@ -392,7 +387,7 @@ def _condition(module: Module, kernel: Kernel, f: Finding, dims: list[DimensionR
         divs = [lp.trip for lp in kernel.loops if lp.trip] + [d for la in module.launches for d in la.grid]
         div = next((d for d in divs if d.span == f.span or d.span.line == f.span.line), None)
         if div is not None:
-            return f"{_atom(div.extent)} % {_atom(div.tile)} != 0"
+            return f"{atom(div.extent)} % {atom(div.tile)} != 0"
     if f.code == "BC303":
         exit_ = next((e for e in kernel.exits if e.span == f.span), None)
         if exit_ is not None:
@@ -404,12 +399,12 @@ def _condition(module: Module, kernel: Kernel, f: Finding, dims: list[DimensionR
             for b in a.guards:
                 d = next((d for d in a.dims if d.source == b.source), None)
                 if b.span == f.span and d is not None:
-                    return f"{_atom(b.limit)} % {_atom(d.tile or 'TILE')} != 0"
+                    return f"{atom(b.limit)} % {atom(d.tile or 'TILE')} != 0"
     for access in accesses[:1]:
         if f.code == "BC106":
             bound = next((b for b in access.guards if not b.wrap), None)
             if bound is not None:
-                return f"{_atom(bound.limit)} % {access.width} != 0"
+                return f"{atom(bound.limit)} % {access.width} != 0"
         if f.code in ("BC201", "BC202"):
             return _or(_padded_dims(access), kernel, access, dims)
         cov = coverage(kernel, access)
@@ -430,8 +425,8 @@ def _or(chosen: list[Dim], kernel: Kernel, access: Access, dims: list[DimensionR
     parts = []
     for dim in chosen:
         report = next((r for r in dims if (r.source, r.label, r.tiling, r.loop_line) == _key(dim)), None)
-        extent = _atom(report.extent) if report and report.extent else f"extent({dim.label})"
-        tile = _atom(dim.tile or "TILE")
+        extent = atom(report.extent) if report and report.extent else f"extent({dim.label})"
+        tile = atom(dim.tile or "TILE")
         parts.append(f"{extent} != {tile}" if dim.tiling is Tiling.WHOLE else f"{extent} % {tile} != 0")
     return " or ".join(dict.fromkeys(parts)) or "see the finding"
 
@@ -492,7 +487,7 @@ def _text_dimension(d: DimensionReport) -> list[str]:
     elif d.tiling == "whole" or d.last_tile_full:
         lines.append(f"    last tile:  {d.last_tile}" + (" (full: by contract)" if d.last_tile_full else ""))
     else:
-        lines.append(f"    last tile:  {d.last_tile} = {_atom(d.extent or '')} % {_atom(d.tile or '')}"
+        lines.append(f"    last tile:  {d.last_tile} = {atom(d.extent or '')} % {atom(d.tile or '')}"
                      f", or {d.tile} when that is 0")
     for a in d.accesses:
         lines += _text_access(a, "    ")

@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import floor_contract
+from boundcheck.coverage import atom, floor_contract, floor_fix
 from boundcheck.findings import Finding
 from boundcheck.model import Kernel, Module
 from boundcheck.registry import Rule
@@ -17,11 +17,11 @@ class FloorTripCount(Rule):
             div = loop.trip
             if div is None or floor_contract(div, kernel.contracts) or (div.extent, div.tile) in kernel.tail_handled:
                 continue
+            ceiling, contract = floor_fix(div, module.language, "tl.cdiv")
             yield self.finding(
                 module, loop.span,
-                f"the loop runs `{div.text}` times, which skips the last {div.extent} % {div.tile}"
-                f" elements (e.g. {div.extent} = {div.tile} + 1); use a ceiling"
-                f" (`tl.cdiv({div.extent}, {div.tile})` / `({div.extent} + {div.tile} - 1) / {div.tile}`)"
-                f" with a masked tail, or assert `{div.extent} % {div.tile} == 0`",
+                f"the loop runs `{div.text}` times, which skips the last {atom(div.extent)} % {atom(div.tile)}"
+                f" elements (e.g. {div.extent} = {atom(div.tile)} + 1); use a ceiling ({ceiling})"
+                f" with a masked tail, or assert {contract}",
                 kernel,
             )

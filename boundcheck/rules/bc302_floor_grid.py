@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import floor_contract
+from boundcheck.coverage import atom, floor_contract, floor_fix
 from boundcheck.findings import Finding
 from boundcheck.model import Module
 from boundcheck.registry import Rule
@@ -17,10 +17,11 @@ class FloorGrid(Rule):
             for div in launch.grid:
                 if floor_contract(div, launch.facts):
                     continue
+                ceiling, contract = floor_fix(div, module.language, "triton.cdiv")
                 yield self.finding(
                     module, div.span,
                     f"launching `{launch.kernel}` with `{div.text}` programs leaves the last"
-                    f" {div.extent} % {div.tile} elements unprocessed (e.g. {div.extent} = {div.tile} + 1);"
-                    f" use `triton.cdiv({div.extent}, {div.tile})` / `({div.extent} + {div.tile} - 1) /"
-                    f" {div.tile}` and guard the tail, or assert `{div.extent} % {div.tile} == 0`",
+                    f" {atom(div.extent)} % {atom(div.tile)} elements unprocessed"
+                    f" (e.g. {div.extent} = {atom(div.tile)} + 1); use {ceiling} and guard the tail,"
+                    f" or assert {contract}",
                 )
