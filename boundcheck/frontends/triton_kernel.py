@@ -447,7 +447,7 @@ class KernelAnalyser:
         it = stmt.iter
         var = stmt.target.id if isinstance(stmt.target, ast.Name) else None
         header = self._header(stmt, it)
-        trip, stop_expr, step, start, compile_time = None, None, None, None, None
+        trip, stop_expr, step, start, compile_time, stop = None, None, None, None, None, None
         if isinstance(it, ast.Call) and callee(it.func) in _RANGES and it.args:
             pos = it.args
             stop = self.ev(pos[0] if len(pos) == 1 else pos[1])
@@ -468,7 +468,7 @@ class KernelAnalyser:
         walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
             if stop_expr is not None and trip is None else None
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None or _below_own_tile(stop_expr, step),
-                    stmt.end_lineno or stmt.lineno, walks_tail=self._walks_tail(it, step, start),
+                    stmt.end_lineno or stmt.lineno, walks_tail=_walks_tail(stop, step, start),
                     walks=walks)
         self.loops.append(loop)
         var_expr = None
@@ -479,23 +479,6 @@ class KernelAnalyser:
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
         if compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
-
-    def _walks_tail(self, it: ast.expr, step: Val | None, start: Val | None) -> bool:
-        """The loop runs the partial tile, with either branch of a conditional stop
-        (``i_end = min(cdiv(T, BS) * BS, …) if USE_WINDOW else cdiv(T, BS) * BS``), or from the last
-        tile down (``range(NT - 1, -1, -1)``)."""
-        if not (isinstance(it, ast.Call) and callee(it.func) in _RANGES and it.args):
-            return False
-        pos = it.args
-        stop = self.ev(pos[0] if len(pos) == 1 else pos[1])
-        stops = [b.expr for b in stop.extra.get("branches", ())] or [stop.expr]
-        if any(_runs_partial_tile(e, step, start) for e in stops):
-            return True
-        if step is None or step.expr is None or start is None or start.expr is None:
-            return False
-        falling = sy.constant(sy.expand(step.expr)) < 0 or any(t.coeff < 0 for t in sy.variable(sy.expand(step.expr)))
-        return falling and any(t.coeff > 0 and any(isinstance(f, sy.Call) and f.fn == "cdiv" for f in t.factors)
-                               for t in sy.expand(start.expr))
 
     def _floor_over_tiles(self, loop: Loop, trip: FloorDiv, body: list[_Pending]) -> None:
         """``range(V // BV)`` with V a compile-time parameter (it still varies across launches) is a
@@ -621,7 +604,8 @@ class KernelAnalyser:
             return self._sym(node, kind)
         if isinstance(node, ast.IfExp):
             self.ev(node.test)
-            if not any(isinstance(n, ast.Call) and callee(n.func) in ("load", "store", *_ATOMICS)
+            if not any(isinstance(n, ast.Call) and (callee(n.func) in ("load", "store", *_ATOMICS) or
+                                                    callee(n.func) in self.ctx.jit)
                        for n in ast.walk(node)):  # `a if USE_WINDOW else b`: either may hold at run time
                 return replace(self._sym(node), extra={"branches": (self.ev(node.body), self.ev(node.orelse))})
         return self._sym(node)
@@ -1082,6 +1066,22 @@ def _tested(test: Callable[[float, float], bool], a: float | None, b: float | No
 
 def _boolean(v: Val) -> bool:
     return isinstance(v.expr, sy.Sym) and v.expr.name in ("True", "False")
+
+
+def _walks_tail(stop: Val | None, step: Val | None, start: Val | None) -> bool:
+    """The loop runs the partial tile, with either branch of a conditional stop
+    (``i_end = min(cdiv(T, BS) * BS, …) if USE_WINDOW else cdiv(T, BS) * BS``), or from the last
+    tile down (``range(NT - 1, -1, -1)``)."""
+    if stop is None:
+        return False
+    stops = [b.expr for b in stop.extra.get("branches", ())] or [stop.expr]
+    if any(_runs_partial_tile(e, step, start) for e in stops):
+        return True
+    if step is None or step.expr is None or start is None or start.expr is None:
+        return False
+    falling = sy.constant(sy.expand(step.expr)) < 0 or any(t.coeff < 0 for t in sy.variable(sy.expand(step.expr)))
+    return falling and any(t.coeff > 0 and any(isinstance(f, sy.Call) and f.fn == "cdiv" for f in t.factors)
+                           for t in sy.expand(start.expr))
 
 
 def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:
