@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
+from bench.quality.divisible import stated_multiple
 from bench.quality.mutant import Mutant, Mutations
 from boundcheck.frontends.cuda_parse import Parsed, Token, binary_op, parse
 
@@ -484,6 +485,10 @@ class CudaMutator:
                 s, e, text = site[:3]
                 if not ident_texts(self.between(s, e)) & (kernel.params | kernel.locals):
                     continue  # a compile-time trip count: flooring it is no tail bug
+                exact = stated_multiple(self.text, *text.rsplit(" / ", 1))
+                if exact:
+                    self.out.skip("floor-trip", "BC301", f"exact division: {exact}")
+                    continue
                 if not self.walks_tiles(loop, text):
                     self.out.skip("floor-trip", "BC301", "not a tile loop: the body indexes nothing by the tile")
                     continue
@@ -533,6 +538,10 @@ class CudaMutator:
                     names = more
                 for piece, lines in pieces:
                     for s, e, text in self.ceil_sites(piece):
+                        exact = stated_multiple(self.text, *text.rsplit(" / ", 1))
+                        if exact:
+                            self.out.skip("floor-grid", "BC302", f"exact division: {exact}")
+                            continue
                         self.emit("floor-grid", "BC302", [(s, e, text)],
                                   f"`{self.slice(s, e)}` became `{text}` in a launch grid",
                                   [lines, (launch_line, launch_line)])

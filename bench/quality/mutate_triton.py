@@ -16,6 +16,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from bench.quality import padflow
+from bench.quality.divisible import stated_multiple
 from bench.quality.mutant import Mutant, Mutations, splice
 
 ACCESS_READ = {"load"}
@@ -605,6 +606,10 @@ class TritonMutator:
     def floor(self, op: str, rule: str, site: tuple[cst.BaseExpression, cst.BaseExpression, cst.BaseExpression],
               targets: list[tuple[int, int]], what: str) -> None:
         node, a, b = site
+        exact = stated_multiple(self.source, code(a), code(b))
+        if exact:
+            self.out.skip(op, rule, f"exact division: {exact}")
+            return
         text = f"{operand(a)} // {operand(b)}"
         if isinstance(self.parent.get(node), (cst.BinaryOperation, cst.UnaryOperation)):
             text = f"({text})"

@@ -601,3 +601,24 @@ def test_cuda_thread_guard_uses_the_axis_of_a_block_local_name() -> None:
            "}\n")
     muts = mutate_cuda.mutate("/tmp/g.cu", src)
     assert added(src, muts, "thread-index-guard", 4) == ["if (threadIdx.y < M) y[m] = a[m];"]
+
+
+def test_no_floor_mutant_where_the_code_states_the_division_exact() -> None:
+    """`assert(n % 256 == 0)` in the file, or literals that divide: flooring is no bug there."""
+    from bench.quality.divisible import stated_multiple
+    assert stated_multiple("assert(n % 256 == 0);", "n", "256")
+    assert stated_multiple("if ((N) % (BLOCK) != 0) return;", "N", "(BLOCK)")
+    assert stated_multiple("", "4096", "256")
+    assert not stated_multiple("", "4097", "256")
+    assert not stated_multiple("assert(M % 4 == 0);", "M", "BM")
+    src = ("__global__ void k(float* x, int n) {\n"
+           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "    if (i < n) x[i] = 0.0f;\n"
+           "}\n"
+           "void run(float* x, int n) {\n"
+           "    assert(n % 256 == 0);\n"
+           "    k<<<(n + 255) / 256, 256>>>(x, n);\n"
+           "}\n")
+    muts = mutate_cuda.mutate("/tmp/d.cu", src)
+    assert not [m for m in muts.mutants if m.operator == "floor-grid"]
+    assert any("exact division" in why for (_, _, why) in muts.skipped)
