@@ -5,7 +5,8 @@
 For each Triton / CUDA file: boundcheck's findings on the unmodified file (the false-positive
 candidates, to be classified by hand), then one mutant per seeded bug, each checked in-process
 and classified as caught by the intended rule near the changed statement, caught only by other
-findings, missed, or already reported (the unmodified file has the rule's finding on that statement). Writes ``results.json`` (every finding and every mutant's outcome) and
+findings, missed, already reported (the unmodified file has the rule's finding on that statement),
+or suppressed (the rule's finding is there, hidden by the line's own suppression comment). Writes ``results.json`` (every finding and every mutant's outcome) and
 ``results.md`` (the per-rule table, skips and misses by reason) and ``misses.md`` (every mutant its
 rule did not catch, grouped by reason), and prints the table. Deterministic: files and mutants are
 processed in a fixed order, and results are gathered in that order.
@@ -31,7 +32,7 @@ from boundcheck.findings import Finding
 from boundcheck.model import Language
 from boundcheck.settings import Settings
 
-OUTCOMES = ("caught-intended", "caught-other", "missed", "already-reported")
+OUTCOMES = ("caught-intended", "caught-other", "missed", "already-reported", "suppressed")
 
 
 class FileTimeout(BaseException):
@@ -43,8 +44,13 @@ def _alarm(signum: int, frame: object) -> None:
 
 
 def findings_of(path: str, language: Language, source: str) -> tuple[list[Finding], bool]:
+    """Unsuppressed findings first, then those the file's own comments suppress."""
     found, parsed = check_source(path, language, source, Settings(jobs=1))
-    return [f for f in found if f.suppressed_by is None], parsed
+    return sorted(found, key=lambda f: f.suppressed_by is not None), parsed
+
+
+def shown(found: list[Finding]) -> list[Finding]:
+    return [f for f in found if f.suppressed_by is None]
 
 
 @dataclass
@@ -101,17 +107,24 @@ def new_findings(base: list[Finding], mutant: list[Finding], lines: LineMap) -> 
 
 
 def classify(m: Mutant, original: str, base: list[Finding], language: Language) -> dict:
-    found, _ = findings_of(m.path, language, m.source)
+    """``base``: the unmodified file's unsuppressed findings."""
+    everything, _ = findings_of(m.path, language, m.source)
+    found = shown(everything)
     lines = LineMap.between(original, m.source)
     targets = [lines.target(lo, hi) for lo, hi in m.targets]
+
+    def on_target(f: Finding) -> bool:
+        return f.code == m.rule and any(a <= f.span.line <= b for a, b in targets)
+
     new = new_findings(base, found, lines)
-    near = [f for f in new if f.code == m.rule and any(a <= f.span.line <= b for a, b in targets)]
-    already = [f for f in found if f.code == m.rule and any(a <= f.span.line <= b for a, b in targets)
-               and f not in new]
+    near = [f for f in new if on_target(f)]
+    already = [f for f in found if on_target(f) and f not in new]
+    hidden = [f for f in everything if f.suppressed_by is not None and on_target(f)]
     # the unmodified file already has the rule's finding on the changed statement, so the mutant's
-    # bug cannot be told from the one reported before: neither caught nor missed
+    # bug cannot be told from the one reported before; or the author's suppression comment on the
+    # line hides the finding the mutant causes: neither caught nor missed
     outcome = "caught-intended" if near else "already-reported" if already else \
-        "caught-other" if new else "missed"
+        "suppressed" if hidden else "caught-other" if new else "missed"
     return {
         "operator": m.operator, "rule": m.rule, "language": language.value, "path": m.path,
         "line": m.line, "description": m.description, "outcome": outcome,
@@ -137,7 +150,8 @@ def process(job: tuple[str, str, int]) -> dict:
     signal.alarm(timeout)
     try:
         source = Path(path).read_text(encoding="utf-8", errors="replace")
-        base, parsed = findings_of(path, language, source)
+        everything, parsed = findings_of(path, language, source)
+        base = shown(everything)
         record["parsed"] = parsed
         if not parsed:
             return record

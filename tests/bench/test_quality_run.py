@@ -61,3 +61,15 @@ def test_a_mutant_on_a_statement_already_reported_with_its_code_is_counted_apart
     assert ("BC102", 5) in [(f.code, f.span.line) for f in base]
     m = Mutant("drop-guard", "BC102", "k.cu", 4, "test", mutated, ((4, 5),))
     assert classify(m, original, base, Language.CUDA)["outcome"] == "already-reported"
+
+
+def test_a_mutant_whose_finding_the_line_suppresses_is_counted_apart() -> None:
+    original = ("__global__ void copy(const float* a, float* b, int n) {\n"
+                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "    if (i < n) b[i] = a[i];  // NOLINT\n"
+                "}\n")
+    mutated = original.replace("if (i < n) ", "")
+    base, _ = check_source("k.cu", Language.CUDA, original, Settings())
+    m = Mutant("drop-guard", "BC102", "k.cu", 3, "test", mutated, ((3, 3),))
+    assert classify(m, original, [f for f in base if f.suppressed_by is None], Language.CUDA)["outcome"] == \
+        "suppressed"
