@@ -8,7 +8,6 @@ but cannot change cleanly is skipped and counted, never approximated.
 from __future__ import annotations
 
 import ast
-
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 

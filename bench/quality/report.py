@@ -18,7 +18,6 @@ from pathlib import Path
 from bench.quality.reasons import reason
 
 
-
 @lru_cache(maxsize=64)
 def _lines(path: str) -> tuple[str, ...]:
     return tuple(Path(path).read_text(encoding="utf-8", errors="replace").splitlines())
@@ -35,8 +34,8 @@ def misses_of(records: list[dict]) -> list[tuple[str, dict]]:
 
 
 def table(summary: dict) -> str:
-    out = ["| language | rule | mutants | caught (intended rule) | caught (other rule only) | missed |"
-           " already reported | suppressed | skipped | recall |",
+    out = [("| language | rule | mutants | caught (intended rule) | caught (other rule only) | missed |"
+            " already reported | suppressed | skipped | recall |"),
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in summary["rules"]:
         made = row["made"]

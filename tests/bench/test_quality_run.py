@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bench.quality.mutant import Mutant
 from bench.quality.run import LineMap, classify, new_findings
-from boundcheck.findings import Finding
 from boundcheck.engine import check_source
+from boundcheck.findings import Finding
 from boundcheck.model import Language, Span
 from boundcheck.settings import Settings
 
