@@ -1,6 +1,7 @@
 """The benchmark's reports, from the records of a run (``results.json``).
 
     python -m bench.quality.report OUTDIR   # rewrites OUTDIR/results.md and OUTDIR/misses.md
+    python -m bench.quality.report OUTDIR --readme README.md --commit abc123  # and the README's table
 
 ``results.md``: the per-rule table, the unmodified-code rates, the skipped sites by reason and
 the misses by reason. ``misses.md``: every mutant its rule did not catch, grouped by reason
@@ -100,13 +101,56 @@ def write(out: Path, summary: dict, records: list[dict]) -> str:
     return head
 
 
+NAMES = {"BC101": "unguarded-load", "BC102": "unguarded-store", "BC103": "partial-guard",
+         "BC104": "off-by-one-bound", "BC105": "thread-index-guard", "BC106": "vector-tail",
+         "BC201": "undefined-padding", "BC202": "padding-not-identity", "BC301": "floor-trip-count",
+         "BC302": "floor-grid", "BC303": "exit-before-barrier"}
+START, END = "<!-- quality-table:start -->", "<!-- quality-table:end -->"
+
+
+def _cell(row: dict | None) -> str:
+    if row is None or not row["made"]:
+        return "—"
+    counted = row["made"] - row.get("already-reported", 0) - row.get("suppressed", 0)
+    other = f" (+{100 * row['caught-other'] / counted:.0f}% other)" if row["caught-other"] >= 0.005 * counted else ""
+    return f"{counted:,}, {100 * row['caught-intended'] / counted:.0f}%{other}"
+
+
+def readme_table(summary: dict, commit: str) -> str:
+    """The README's short table: per rule and language, mutants counted and the share caught by
+    the intended rule; and the unmodified code's findings per 1,000 lines."""
+    rows = {(r["language"], r["rule"]): r for r in summary["rules"]}
+    out = [START, f"At commit {commit} (full table, miss reasons and corpus commits:"
+           " [`bench/quality/RESULTS.md`](bench/quality/RESULTS.md)):", "",
+           "| rule | Triton: mutants, caught | CUDA: mutants, caught |", "|---|---|---|"]
+    for code in sorted({r for _, r in rows}):
+        out.append(f"| {code} {NAMES.get(code, '')} | {_cell(rows.get(('triton', code)))} |"
+                   f" {_cell(rows.get(('cuda', code)))} |")
+    u = summary["unmodified"]
+    out += ["", "On the unmodified code boundcheck reports "
+            + " and ".join(f"{u[lang]['findings_per_kloc']} findings per 1,000 {name} lines"
+                           for lang, name in (("triton", "Triton"), ("cuda", "CUDA")) if lang in u) + ".", END]
+    return "\n".join(out)
+
+
+def update_readme(readme: Path, summary: dict, commit: str) -> None:
+    text = readme.read_text()
+    head, _, rest = text.partition(START)
+    _, _, tail = rest.partition(END)
+    readme.write_text(head + readme_table(summary, commit) + tail)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", help="a run's output folder, holding results.json")
+    ap.add_argument("--readme", type=Path, help="also rewrite this README's table (between its markers)")
+    ap.add_argument("--commit", default="?", help="the analyzer commit the run used, for the README")
     args = ap.parse_args(argv)
     out = Path(args.out)
     data = json.loads((out / "results.json").read_text())
     write(out, data["summary"], data["files"])
+    if args.readme:
+        update_readme(args.readme, data["summary"], args.commit)
     return 0
 
 

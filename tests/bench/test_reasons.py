@@ -54,3 +54,16 @@ def test_misses_report_groups_by_reason(tmp_path: Path) -> None:
     text = report.misses_md(report.misses_of(records))
     assert "## triton BC202: analyzer gap: -inf padding reaching a tl.dot along the padded axis (2)" in text
     assert "drop-mask" not in text
+
+
+def test_readme_table_is_rewritten_between_its_markers(tmp_path: Path) -> None:
+    summary = {"rules": [{"language": "triton", "rule": "BC101", "made": 10, "caught-intended": 8,
+                          "caught-other": 1, "missed": 0, "already-reported": 1, "suppressed": 0, "skipped": 3}],
+               "unmodified": {"triton": {"findings_per_kloc": 0.5}}}
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{report.START}\nold\n{report.END}\noutro\n")
+    report.update_readme(readme, summary, "abc1234")
+    text = readme.read_text()
+    assert text.startswith("intro\n") and text.endswith("\noutro\n") and "old" not in text
+    assert "| BC101 unguarded-load | 9, 89% (+11% other) | — |" in text
+    assert "At commit abc1234" in text and "0.5 findings per 1,000 Triton lines" in text
