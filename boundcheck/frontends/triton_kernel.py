@@ -453,14 +453,19 @@ class KernelAnalyser:
             stop = self.ev(pos[0] if len(pos) == 1 else pos[1])
             stop_expr = stop.expr
             if stop_expr is not None:
-                trip = sy.floor_division(stop_expr, header)
+                ends = [b.expr for b in stop.extra.get("branches", ()) if b.expr is not None] or [stop_expr]
+                trip = next((d for e in ends for c in _min_operands(e) if (d := sy.floor_division(c, header))), None)
                 compile_time = None if trip else sy.floor_division(_compile_time_extent(stop_expr), header)
             step_node = pos[2] if len(pos) > 2 else next((k.value for k in it.keywords if k.arg == "step"), None)
             step = self.ev(step_node) if step_node is not None else None
             if step_node is not None:
                 self.tiles.add(self.text(step_node))
             start = self.ev(pos[0]) if len(pos) > 1 else Val(expr=sy.Num(0))
-            if len(pos) > 1 and start.expr is not None:
+            if len(pos) > 1 and start.expr is not None and _falling(step):
+                # range(T // BT * BT - BT, -BT, -BT): walking down from a floor skips the tail above it
+                trip = trip or next((d for t in sy.expand(start.expr) for f in t.factors
+                                     if (d := sy.floor_division(f, header))), None)
+            elif len(pos) > 1 and start.expr is not None:
                 for candidate in _max_operands(start.expr):  # range(max(first, n // B), …) starts at the tail
                     start_div = sy.floor_division(candidate, header)
                     if start_div:
@@ -1079,9 +1084,24 @@ def _walks_tail(stop: Val | None, step: Val | None, start: Val | None) -> bool:
         return True
     if step is None or step.expr is None or start is None or start.expr is None:
         return False
-    falling = sy.constant(sy.expand(step.expr)) < 0 or any(t.coeff < 0 for t in sy.variable(sy.expand(step.expr)))
-    return falling and any(t.coeff > 0 and any(isinstance(f, sy.Call) and f.fn == "cdiv" for f in t.factors)
+    return _falling(step) and any(t.coeff > 0 and any(isinstance(f, sy.Call) and f.fn == "cdiv" for f in t.factors)
                            for t in sy.expand(start.expr))
+
+
+def _falling(step: Val | None) -> bool:
+    """A negative step (``-1``, ``-BT``): the loop walks its tiles downwards."""
+    if step is None or step.expr is None:
+        return False
+    terms = sy.expand(step.expr)
+    return sy.constant(terms) < 0 or any(t.coeff < 0 for t in sy.variable(terms))
+
+
+def _min_operands(e: sy.Expr) -> list[sy.Expr]:
+    """``e`` and, through ``min(…)``, each operand: ``min(T // BS * BS, end)`` stops at the floor
+    whenever the extent is the smaller."""
+    if isinstance(e, sy.Call) and e.fn == "min":
+        return [e, *(x for a in e.args for x in _min_operands(a))]
+    return [e]
 
 
 def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:

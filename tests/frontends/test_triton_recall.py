@@ -457,3 +457,39 @@ def sub_chunks(g, o, T, BT: tl.constexpr, BC: tl.constexpr):
     tl.store(o + i_t, tl.sum(acc, 0))
 """
     assert findings(src) == []
+
+
+# Floor divisions that set where a loop over tiles starts or stops, not its trip count.
+FLOOR_LOOPS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def floor_loops(x_ptr, y_ptr, T, W, USE_W: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    acc = tl.zeros([BT], dtype=tl.float32)
+    i_end = tl.minimum({end}, (i_t + 1) * BT + W) if USE_W else {end}
+    for i_s in range((i_t + 1) * BT, i_end, BT):
+        o = i_s + tl.arange(0, BT)
+        acc += tl.load(x_ptr + o, mask=o < T, other=0.0)
+    for i in range({start}, -BT, -BT):
+        o = i + tl.arange(0, BT)
+        acc += tl.load(x_ptr + o, mask=o < T, other=0.0)
+    o_t = i_t * BT + tl.arange(0, BT)
+    tl.store(y_ptr + o_t, acc, mask=o_t < T)
+"""
+
+
+def test_a_floored_stop_under_a_compile_time_choice_skips_the_tail() -> None:
+    src = FLOOR_LOOPS.format(end="(T // BT) * BT", start="tl.cdiv(T, BT) * BT - BT")
+    assert findings(src) == [(line_of(src, "for i_s in range("), "BC301")]
+
+
+def test_a_reverse_walk_from_a_floored_start_skips_the_tail() -> None:
+    src = FLOOR_LOOPS.format(end="tl.cdiv(T, BT) * BT", start="(T // BT) * BT - BT")
+    assert findings(src) == [(line_of(src, "for i in range("), "BC301")]
+
+
+def test_ceiling_starts_and_stops_walk_every_tile() -> None:
+    assert findings(FLOOR_LOOPS.format(end="tl.cdiv(T, BT) * BT", start="tl.cdiv(T, BT) * BT - BT")) == []
