@@ -31,10 +31,11 @@ def selected_rules(settings: Settings) -> list[Rule]:
 
 
 def needs_parse(language: Language, source: str) -> bool:
-    """The cheap prefilter: a file that cannot hold a kernel costs no parse."""
+    """The cheap prefilter: a file that can hold neither a kernel nor a launch costs no parse
+    (a host file that launches kernels from its headers still has grids to check)."""
     if language is Language.TRITON:
         return "triton" in source
-    return "__global__" in source or "__device__" in source
+    return "__global__" in source or "__device__" in source or "<<<" in source
 
 
 def parse(path: str, language: Language, source: str, settings: Settings) -> Module:

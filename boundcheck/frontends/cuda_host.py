@@ -1,16 +1,20 @@
 """Host code: ``kernel<<<grid, block>>>(…)`` launches, their grid expressions and the host
-``assert(n % 256 == 0)`` facts that precede them in the same function."""
+facts that precede them: ``assert(n % 256 == 0)`` or an early rejection
+``if (n % 256 != 0) { …; return; }`` in the same function, or in a function of the same file
+that calls it (``main`` checks the image size, then calls the launcher with it)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import assume_comments, divisibility
-from boundcheck.frontends.cuda_parse import Token, binary_op, child_list, first, last, preorder
+from boundcheck.frontends.cuda_parse import Token, binary_op, child_list, first, in_main_file, last, preorder, \
+    unary_op
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import Call, Expr, Kind, render, syms
 
@@ -42,6 +46,7 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
         scope.kinds[p.spelling] = Kind.EXTENT if is_integer(p) else Kind.OTHER
     walk = _Walk(conv, scope, first(body).offset)
     walk.facts += assume_comments(conv.src, fn)  # `// boundcheck: assume n % 256 == 0` in the host function
+    walk.facts += caller_facts(fn, conv)
     # `<<<` tokens in source order: one that no launch call has claimed by the time the walk
     # passes it lies in a statement libclang dropped (a template argument it could not resolve)
     pending = [t for t in conv.src.tokens_between(first(body).offset, last(body).offset) if t.text == "<<<"]
@@ -87,6 +92,8 @@ class _Walk:
             args = list(c.get_arguments())
             if args:
                 self.facts += divisibility(conv, args[0], scope, "host assert")
+        elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
+            self.facts += rejected(conv, c, scope)  # a launch inside runs where the test failed
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
 
@@ -239,6 +246,7 @@ def _opaque_call(e: Expr) -> bool:
 
 
 _FOLDABLE = {"min", "max", "cdiv"}
+_LOOPS = {K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT}
 _BLOCKS = {K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CXX_FOR_RANGE_STMT,
            K.CXX_TRY_STMT}
 
@@ -246,14 +254,18 @@ _BLOCKS = {K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SW
 def _launch_paths(body: ci.Cursor, conv: Converter):
     """Pre-order over ``body``, not entering nested blocks that hold no launch: what they declare
     is out of scope at every launch, and what they assert holds only on their own path."""
-    stack = [body]
+    stack = [(body, True)]
     while stack:
-        node = stack.pop()
+        node, enter = stack.pop()
         yield node
+        if not enter:
+            continue
         for k in reversed(child_list(node)):
             if k.kind in _BLOCKS and b"<<<" not in conv.src.data[first(k).offset:last(k).offset]:
+                if k.kind == K.IF_STMT:
+                    stack.append((k, False))  # an early rejection (`if (n % 4) return;`) is read whole
                 continue
-            stack.append(k)
+            stack.append((k, True))
 
 
 def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str:
@@ -282,3 +294,271 @@ def _floor(c: ci.Cursor, conv: Converter, scope: Scope, depth: int = 0) -> Floor
         if init is not None:
             return _floor(init, conv, scope, depth + 1)
     return floor_division(conv.expr(s, scope), conv.src.span(s), ("/",))
+
+
+# --- facts from early rejections and from the callers of a launcher -----------------------------
+
+_LEAVE = {"exit", "_exit", "_Exit", "quick_exit", "abort"}
+_DEPTH = 3  # callers followed upwards: main → test driver → launcher; no fixpoint over a call graph
+
+
+def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
+    """``if (n % B != 0 || …) { …; return; }``: past the ``if``, every ``n % B`` tested is 0."""
+    kids = child_list(c)
+    at = next((i for i, k in enumerate(kids) if k.kind.is_expression()), len(kids))
+    cond, then = (kids[at], kids[at + 1]) if at + 1 < len(kids) else (None, None)
+    if cond is None or then is None or not (_leaves(then) or _leaves_as_written(then, conv)):
+        return []
+    return _nondivisible(conv, cond, scope)
+
+
+def _leaves(s: ci.Cursor) -> bool:
+    """Whether a branch ends by leaving the function (``return``, ``exit(1)``, ``throw``)."""
+    s = strip(s) if s.kind.is_expression() else s
+    if s.kind == K.COMPOUND_STMT:
+        kids = child_list(s)
+        return bool(kids) and _leaves(kids[-1])
+    return s.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR) or s.kind == K.CALL_EXPR and s.spelling in _LEAVE
+
+
+def _leaves_as_written(s: ci.Cursor, conv: Converter) -> bool:
+    """The same read from the branch's tokens: ``exit(EXIT_FAILURE)`` names what the stub header
+    does not declare, and libclang drops the statement."""
+    toks = [t.text for t in conv.src.tokens_between(first(s).offset, last(s).offset)]
+    if toks[:1] == ["{"] and toks[-1:] == ["}"]:
+        toks = toks[1:-1]
+    statements: list[list[str]] = [[]]
+    depth = 0
+    for t in toks:
+        depth += 1 if t in ("(", "[", "{") else -1 if t in (")", "]", "}") else 0
+        if depth == 0 and t == ";":
+            statements.append([])
+        else:
+            statements[-1].append(t)
+    stmt = next((x for x in reversed(statements) if x), [])
+    if stmt[:2] == ["std", "::"]:
+        stmt = stmt[2:]
+    return stmt[:1] in (["return"], ["throw"]) or len(stmt) > 1 and stmt[0] in _LEAVE and stmt[1] == "("
+
+
+def _nondivisible(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
+    """The ``n % B`` a condition holds non-zero in one of its disjuncts: ``n % B != 0``, ``n % B``,
+    ``!(n % B == 0)``, joined by ``||``."""
+    c = strip(c)
+    kids = children(c)
+    if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
+        return divisibility(conv, kids[0], scope, "host check")
+    if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
+        return []
+    op = binary_op(c)
+    if op == "||":
+        return _nondivisible(conv, kids[0], scope) + _nondivisible(conv, kids[1], scope)
+    if op == "%":
+        return [Divisibility(render(conv.quiet_expr(kids[0], scope)), render(conv.quiet_expr(kids[1], scope)),
+                             "host check")]
+    if op in ("!=", ">"):
+        zero = kids[1] if op == ">" else next((k for k in kids if render(conv.quiet_expr(k, scope)) == "0"), None)
+        rest = [k for k in kids if k is not zero]
+        if zero is not None and render(conv.quiet_expr(zero, scope)) == "0" and len(rest) == 1:
+            mod = strip(rest[0])
+            if mod.kind == K.BINARY_OPERATOR and binary_op(mod) == "%":
+                return _nondivisible(conv, mod, scope)
+    return []
+
+
+@dataclass
+class _Site:
+    """One call of a launcher: what holds where it is made, and what it passes."""
+
+    caller: ci.Cursor
+    args: list[str]  # each argument as rendered, by parameter position
+    facts: list[Divisibility]
+    aliases: list[tuple[str, str]]  # `ImgSize.width = ImgWidth`: copies made before the call
+    names: set[str] = field(default_factory=set)  # the caller's parameters and locals
+
+
+_SITES: weakref.WeakKeyDictionary[Converter, dict[str, list[_Site]]] = weakref.WeakKeyDictionary()
+_FACTS: weakref.WeakKeyDictionary[Converter, dict[tuple[str, int], list[Divisibility]]] = weakref.WeakKeyDictionary()
+
+
+def caller_facts(fn: ci.Cursor, conv: Converter, depth: int = _DEPTH) -> list[Divisibility]:
+    """The facts every call of ``fn`` in this file makes about its parameters (none where the
+    file never calls it). A caller's own callers are followed up to ``depth`` levels."""
+    memo = _FACTS.setdefault(conv, {})
+    key = (fn.get_usr(), depth)
+    if key not in memo:
+        memo[key] = _caller_facts(fn, conv, depth)
+    return memo[key]
+
+
+def _caller_facts(fn: ci.Cursor, conv: Converter, depth: int) -> list[Divisibility]:
+    sites = _sites(fn, conv).get(fn.get_usr(), [])
+    names = [p.spelling for p in params(fn)]
+    common: set[tuple[str, str]] | None = None
+    for site in sites:
+        facts = site.facts + (caller_facts(site.caller, conv, depth - 1) if depth > 1 else [])
+        bound = {b for f in _closure(facts, site.aliases) if (b := _bind(f, site, names)) is not None}
+        common = bound if common is None else common & bound
+    return [Divisibility(e, t, "caller check") for e, t in sorted(common or ())]
+
+
+def _closure(facts: list[Divisibility], aliases: list[tuple[str, str]]) -> list[Divisibility]:
+    """A fact on a value holds for its copies, either way round."""
+    out = list(facts)
+    for a, b in aliases:
+        out += [Divisibility(a, f.tile, f.origin) for f in facts if f.extent == b]
+        out += [Divisibility(b, f.tile, f.origin) for f in facts if f.extent == a]
+    return out
+
+
+_NAME = re.compile(r"(?<![\w.>])[A-Za-z_]\w*")  # a name, not a member after `.` / `->`
+
+
+def _bind(fact: Divisibility, site: _Site, names: list[str]) -> tuple[str, str] | None:
+    """``fact`` in the callee's names: an argument's text becomes its parameter (``ImgSize.width``
+    passed as ``Size`` → ``Size.width``); a fact on a caller's local not passed says nothing."""
+    bound = dict(zip(site.args, names))
+
+    def rename(text: str) -> str | None:
+        if text in bound:
+            return bound[text]
+        ok = True
+
+        def sub(m: re.Match[str]) -> str:
+            nonlocal ok
+            if m.group(0) in bound:
+                return bound[m.group(0)]
+            ok = ok and m.group(0) not in site.names
+            return m.group(0)
+
+        out = _NAME.sub(sub, text)
+        return out if ok else None
+
+    extent, tile = rename(fact.extent), rename(fact.tile)
+    return (extent, tile) if extent is not None and tile is not None else None
+
+
+def _sites(fn: ci.Cursor, conv: Converter) -> dict[str, list[_Site]]:
+    """The calls of this file's launchers (functions that hold a ``<<<``) and of their callers, by
+    callee, once per file."""
+    if conv in _SITES:
+        return _SITES[conv]
+    fns = [f for f in _definitions(fn.translation_unit.cursor)
+           if not any(k.kind in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR) for k in child_list(f))]
+    text = conv.src.data
+    chunks = [text[first(f).offset:last(f).offset] for f in fns]
+    # the launchers, then (by name, from the text) what calls them, up to _DEPTH levels up
+    targets = {f.get_usr(): f for f, chunk in zip(fns, chunks) if b"<<<" in chunk}
+    level = dict(targets)
+    for _ in range(_DEPTH - 1):
+        names = {f.spelling.encode() for f in level.values()}
+        level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
+                 if f.get_usr() not in targets and any(n in chunk for n in names)}
+        targets.update(level)
+    spellings: dict[str, list[str]] = {}
+    for usr, f in targets.items():
+        spellings.setdefault(f.spelling, []).append(usr)
+    out: dict[str, list[_Site]] = {}
+    for f, chunk in zip(fns, chunks):
+        body = next((k for k in child_list(f) if k.kind == K.COMPOUND_STMT), None)
+        if body is not None and any(name.encode() in chunk for name in spellings):
+            _CallWalk(conv, f, spellings, out).block(body, [], [])
+    _SITES[conv] = out
+    return out
+
+
+def _copied(c: ci.Cursor) -> ci.Cursor:
+    """An argument without the copy construction a struct passed by value gets (``ROI(ImgSize)``)."""
+    s = strip(c)
+    while s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR \
+            and len(child_list(s)) == 1:
+        s = strip(child_list(s)[0])
+    return s
+
+
+def _definitions(cursor: ci.Cursor) -> list[ci.Cursor]:
+    out = []
+    for c in child_list(cursor):
+        if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL) and in_main_file(c):
+            out += _definitions(c)
+        elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and c.is_definition() and in_main_file(c):
+            out.append(c)
+    return out
+
+
+class _CallWalk:
+    """A caller's statements in order, with the facts and copies that dominate each point: what
+    a nested block (a branch, a loop body) establishes stays inside it, except an early rejection,
+    which holds past its ``if``."""
+
+    def __init__(self, conv: Converter, fn: ci.Cursor, spellings: dict[str, list[str]],
+                 out: dict[str, list[_Site]]) -> None:
+        self.conv, self.fn, self.spellings, self.out = conv, fn, spellings, out
+        self.scope = Scope()
+        self.names = {p.spelling for p in params(fn)} | {k.spelling for k in preorder(fn) if k.kind == K.VAR_DECL}
+
+    def block(self, c: ci.Cursor, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:
+        facts, aliases = list(facts), list(aliases)
+        for s in child_list(c):
+            self.statement(s, facts, aliases)
+
+    def statement(self, s: ci.Cursor, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:
+        if s.kind == K.COMPOUND_STMT:
+            self.block(s, facts, aliases)
+        elif s.kind in _BLOCKS:
+            if s.kind in _LOOPS:  # what the loop writes differs on its next trip
+                for k in preorder(s):
+                    self.forget(self.written(k)[0], facts, aliases)
+            for k in child_list(s):
+                if k.kind.is_expression():
+                    self.calls(k, facts, aliases)
+                else:  # a branch or a loop body: a scope of its own
+                    self.statement(k, list(facts), list(aliases))
+            if s.kind == K.IF_STMT:
+                facts += rejected(self.conv, s, self.scope)
+        else:
+            self.calls(s, facts, aliases)
+            for k in preorder(s):
+                if k.kind == K.CALL_EXPR and k.spelling in _ASSERTS:
+                    args = list(k.get_arguments())
+                    facts += divisibility(self.conv, args[0], self.scope, "host assert") if args else []
+                target, value = self.written(k)
+                self.forget(target, facts, aliases)
+                if target and value is not None and strip(value).kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                    aliases.append((target, render(self.conv.quiet_expr(value, self.scope))))
+
+    def written(self, c: ci.Cursor) -> tuple[str, ci.Cursor | None]:
+        """What ``c`` writes and the value it copies there: ``x = y`` / ``int x = y`` /
+        ``s.w = y`` copy y; ``x += 1``, ``x++`` and ``read(&x)`` write x with no copy."""
+        kids = children(c)
+        if c.kind == K.VAR_DECL:
+            return c.spelling, next((k for k in child_list(c) if k.kind.is_expression()), None)
+        if c.kind == K.BINARY_OPERATOR and binary_op(c) == "=" and len(kids) == 2:
+            return render(self.conv.quiet_expr(kids[0], self.scope)), kids[1]
+        if c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and kids or \
+                c.kind == K.UNARY_OPERATOR and unary_op(c) in ("++", "--", "post++", "post--", "&") and kids:
+            return render(self.conv.quiet_expr(kids[0], self.scope)), None
+        return "", None
+
+    @staticmethod
+    def forget(target: str, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:
+        """A write to ``target`` ends what was known of it and of its members."""
+        if not target:
+            return
+        facts[:] = [f for f in facts if f.extent != target and not f.extent.startswith(target + ".")]
+        aliases[:] = [a for a in aliases if not any(x == target or x.startswith(target + ".") for x in a)]
+
+    def calls(self, s: ci.Cursor, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:
+        for k in preorder(s):
+            if k.kind != K.CALL_EXPR or k.spelling not in self.spellings:
+                continue
+            ref = k.referenced
+            usrs = self.spellings[k.spelling]
+            usr = ref.get_usr() if ref is not None else ""
+            if usr not in usrs and len(usrs) != 1:
+                continue  # an overload this call may not reach
+            target = usr if usr in usrs else usrs[0]
+            args = [render(self.conv.quiet_expr(_copied(a), self.scope)) for a in k.get_arguments()
+                    if first(a).line > 0]
+            self.out.setdefault(target, []).append(_Site(self.fn, args, list(facts), list(aliases), self.names))
+
