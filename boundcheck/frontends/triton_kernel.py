@@ -908,11 +908,11 @@ class KernelAnalyser:
                 opaque = True
             else:
                 shifts = {p.dim.source: p.shift for p in parts}
-                # `o_to < T` bounds `o_to = base - 1 + arange` itself when the access reads at `o_to`;
-                # only a shift the bound carries too is cancelled (`cu_seqlens + i + 1` under `i < n`
-                # reads a buffer of n + 1, as far as the model knows)
-                found = [replace(b, lane_offset=b.lane_offset - max(shifts.get(b.source or "", 0), b.lane_offset))
-                         if b.lane_offset < 0 and shifts.get(b.source or "", 0) < 0 else b
+                # `o_to < T` bounds `o_to = base - 1 + arange` itself when the access reads at `o_to`
+                # (and `o_k2 = 64 + o_k1` under `o_k2 < K`); only a shift the bound carries too is
+                # cancelled (`cu_seqlens + i + 1` under `i < n` reads a buffer of n + 1, as far as the
+                # model knows)
+                found = [replace(b, lane_offset=b.lane_offset - _common_shift(b.lane_offset, shifts.get(b.source or "", 0)))
                          for c in mask.conds for b in self._bounds(c)]
                 if not found:
                     found = [b for c in mask.conds for b in _own_tile_bounds(c)]
@@ -1245,6 +1245,15 @@ def _subexpressions(e: sy.Expr) -> list[sy.Expr]:
         case sy.Bin(op=op, left=left, right=right) if op not in ("+", "-", "*"):
             return [e, *_subexpressions(left), *_subexpressions(right)]
     return [e]
+
+
+def _common_shift(bound_offset: int, access_shift: int) -> int:
+    """The part of a bound's constant lane offset that the access's index carries too (same sign)."""
+    if bound_offset < 0 and access_shift < 0:
+        return max(bound_offset, access_shift)
+    if bound_offset > 0 and access_shift > 0:
+        return min(bound_offset, access_shift)
+    return 0
 
 
 def _has_lanes(c: Comparison) -> bool:

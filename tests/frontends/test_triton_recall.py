@@ -493,3 +493,24 @@ def test_a_reverse_walk_from_a_floored_start_skips_the_tail() -> None:
 
 def test_ceiling_starts_and_stops_walk_every_tile() -> None:
     assert findings(FLOOR_LOOPS.format(end="tl.cdiv(T, BT) * BT", start="tl.cdiv(T, BT) * BT - BT")) == []
+
+
+# The second 64 columns of a head: `o_k2 = 64 + o_k1` is both the index read and the one bounded.
+SECOND_HALF = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def second_half(x_ptr, y_ptr, K):
+    o_k1 = tl.arange(0, 64)
+    o_k2 = 64 + o_k1
+    m_k2 = o_k2 {op} K
+    tl.store(y_ptr + o_k2, tl.load(x_ptr + o_k2, mask=m_k2, other=0.0), mask=m_k2)
+"""
+
+
+def test_a_bound_admitting_the_extent_on_an_offset_lane_is_off_by_one() -> None:
+    src = SECOND_HALF.format(op="<=")
+    assert findings(src) == [(line_of(src, "m_k2 = o_k2 <= K"), "BC104")]
+    assert findings(SECOND_HALF.format(op="<")) == []
