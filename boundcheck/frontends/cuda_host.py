@@ -72,6 +72,7 @@ class _Walk:
         self.out: list[HostLaunch] = []
         self.decls: dict[str, ci.Cursor] = {}  # local name -> its declaration
         self.members: dict[str, dict[int, ci.Cursor]] = {}  # dim3 local -> axis -> assigned value
+        self.branches: list[tuple[int, int, list[Divisibility]]] = []  # `if (n % 4 == 0) {…}`: where they hold
 
     def visit(self, c: ci.Cursor) -> None:
         conv, scope = self.conv, self.scope
@@ -94,6 +95,11 @@ class _Walk:
                 self.facts += divisibility(conv, args[0], scope, "host assert")
         elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
             self.facts += rejected(conv, c, scope)  # a launch inside runs where the test failed
+        elif c.kind == K.IF_STMT:
+            cond, then = if_parts(c)
+            if cond is not None and then is not None:
+                self.branches.append((first(then).offset, last(then).offset,
+                                      divisibility(conv, cond, scope, "host branch")))
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
 
@@ -125,7 +131,8 @@ class _Walk:
         targs = [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
                  if k.kind == K.INTEGER_LITERAL]
         block_var = next((_var_name(a) for a in cargs[1:2]), "")
-        self._add(_kernel_name(c, kids, conv), conv.src.span(c), grid, names, targs, block, block_var)
+        self._add(_kernel_name(c, kids, conv), conv.src.span(c), grid, names, targs, block, block_var,
+                  first(c).offset)
         return True
 
     def written(self, tok: Token) -> None:
@@ -147,7 +154,7 @@ class _Walk:
         start, end = src.token_span(callee), src.token_span(tail[0])
         block_var = block_arg[0].text if len(block_arg) == 1 else ""
         self._add(callee.text, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
-                  block_var)
+                  block_var, tok.offset)
 
     def _named_dims(self, arg: list[Token]) -> list[tuple[int, ci.Cursor]]:
         if len(arg) != 1 or arg[0].text not in self.decls:
@@ -155,9 +162,10 @@ class _Walk:
         return self._var_dims(self.decls[arg[0].text])
 
     def _add(self, kernel: str, span: Span, grid: list[tuple[int, ci.Cursor]], names: list[str | None],
-             targs: list[str], block: list[str], block_var: str) -> None:
+             targs: list[str], block: list[str], block_var: str, at: int) -> None:
         floored = [(axis, div) for axis, d in grid if (div := _floor(d, self.conv, self.scope)) is not None]
-        self.out.append(HostLaunch(Launch(kernel, span, tuple(d for _, d in floored), tuple(self.facts)), names,
+        facts = self.facts + [f for start, end, fs in self.branches if start <= at < end for f in fs]
+        self.out.append(HostLaunch(Launch(kernel, span, tuple(d for _, d in floored), tuple(facts)), names,
                                    targs, block[0] if block else "", tuple(block), tuple(a for a, _ in floored),
                                    block_var))
 
@@ -304,12 +312,17 @@ _DEPTH = 3  # callers followed upwards: main → test driver → launcher; no fi
 
 def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
     """``if (n % B != 0 || …) { …; return; }``: past the ``if``, every ``n % B`` tested is 0."""
-    kids = child_list(c)
-    at = next((i for i, k in enumerate(kids) if k.kind.is_expression()), len(kids))
-    cond, then = (kids[at], kids[at + 1]) if at + 1 < len(kids) else (None, None)
+    cond, then = if_parts(c)
     if cond is None or then is None or not (_leaves(then) or _leaves_as_written(then, conv)):
         return []
     return _nondivisible(conv, cond, scope)
+
+
+def if_parts(c: ci.Cursor) -> tuple[ci.Cursor | None, ci.Cursor | None]:
+    """An ``if``'s condition and the branch taken when it holds."""
+    kids = child_list(c)
+    at = next((i for i, k in enumerate(kids) if k.kind.is_expression()), len(kids))
+    return (kids[at], kids[at + 1]) if at + 1 < len(kids) else (None, None)
 
 
 def _leaves(s: ci.Cursor) -> bool:
@@ -509,9 +522,12 @@ class _CallWalk:
             if s.kind in _LOOPS:  # what the loop writes differs on its next trip
                 for k in preorder(s):
                     self.forget(self.written(k)[0], facts, aliases)
+            cond, then = if_parts(s) if s.kind == K.IF_STMT else (None, None)
             for k in child_list(s):
                 if k.kind.is_expression():
                     self.calls(k, facts, aliases)
+                elif then is not None and k == then:  # `if (n % 4 == 0) {…}`: the test holds inside
+                    self.statement(k, facts + divisibility(self.conv, cond, self.scope, "host branch"), list(aliases))
                 else:  # a branch or a loop body: a scope of its own
                     self.statement(k, list(facts), list(aliases))
             if s.kind == K.IF_STMT:

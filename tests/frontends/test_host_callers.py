@@ -164,3 +164,25 @@ int main(int argc, char** argv) {
 def test_an_early_rejection_in_the_launcher_itself_makes_its_grid_exact():
     src = LAUNCHER.replace("    dim3 block(256);", "    if (n % 256 != 0) return;\n    dim3 block(256);")
     assert cuda(src) == []
+
+
+def test_a_launch_in_the_branch_that_tests_the_divisibility_is_exact_there_only():
+    src = LAUNCHER.replace("""    dim3 grid(n / 256);
+    scale<<<grid, block>>>(x, n, alpha);""", """    if (n % 256 == 0) {
+        dim3 grid(n / 256);
+        scale<<<grid, block>>>(x, n, alpha);
+    } else {
+        dim3 grid((n + 255) / 256);
+        scale<<<grid, block>>>(x, n, alpha);
+    }""")
+    assert cuda(src) == []
+    floored_else = src.replace("(n + 255) / 256", "n / 256")
+    assert cuda(floored_else) == [(line_of(floored_else, "    } else {") + 1, "BC302")]
+
+
+def test_a_call_in_the_branch_that_tests_the_divisibility_is_exact_there_only():
+    src = with_main("    if (n % 256 == 0) {\n        run_scale(x, n, 2.0f);\n    }\n")
+    assert cuda(src) == []
+    in_else = with_main("    if (n % 256 == 0) {\n        printf(\"whole blocks\\n\");\n    } else {\n"
+                        "        run_scale(x, n, 2.0f);\n    }\n")
+    assert cuda(in_else) == [(line_of(in_else, GRID), "BC302")]
