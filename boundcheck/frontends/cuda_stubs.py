@@ -354,6 +354,18 @@ extern "C" void* malloc(size_t);
 extern "C" void free(void*);
 extern "C" void* memset(void*, int, size_t);
 extern "C" void* memcpy(void*, const void*, size_t);
+/* process exits and the usual reporting, so that a rejection `if (n % B) exit(EXIT_FAILURE);`
+   parses into a call the host analysis can see leave the function */
+extern "C" void exit(int);
+extern "C" void abort();
+extern "C" int atoi(const char*);
+typedef struct __bc_FILE FILE;
+extern "C" FILE* stderr;
+extern "C" FILE* stdout;
+extern "C" int fprintf(FILE*, const char*, ...);
+extern "C" int puts(const char*);
+#define EXIT_SUCCESS 0
+#define EXIT_FAILURE 1
 cudaError_t cudaMalloc(void**, size_t);
 template <class T> cudaError_t cudaMalloc(T**, size_t);
 cudaError_t cudaFree(void*);
@@ -461,6 +473,7 @@ template <class... A> __device__ void pipeline_consumer_wait_prior(A...);
 template <class... A> __device__ auto make_pipeline(A...) -> pipeline<>;
 }
 namespace std {
+using ::exit; using ::abort; using ::atoi; using ::fprintf;
 template <class T, T v> struct integral_constant { static constexpr T value = v; };
 template <bool B> using bool_constant = integral_constant<bool, B>;
 typedef integral_constant<bool, true> true_type; typedef integral_constant<bool, false> false_type;

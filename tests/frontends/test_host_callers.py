@@ -186,3 +186,12 @@ def test_a_call_in_the_branch_that_tests_the_divisibility_is_exact_there_only():
     in_else = with_main("    if (n % 256 == 0) {\n        printf(\"whole blocks\\n\");\n    } else {\n"
                         "        run_scale(x, n, 2.0f);\n    }\n")
     assert cuda(in_else) == [(line_of(in_else, GRID), "BC302")]
+
+
+def test_a_one_line_rejection_through_exit_leaves_the_function() -> None:
+    """`exit`, `EXIT_FAILURE` and `fprintf(stderr, ...)` come from headers the parse answers
+    empty; the stub declares them, so the unbraced form parses and counts too."""
+    src = with_main("    if (n % 256 != 0) exit(EXIT_FAILURE);\n    run_scale(x, n, 2.0f);\n")
+    assert cuda(src) == []
+    src = with_main("    if (n % 256 != 0) fprintf(stderr, \"bad n\\n\");\n    run_scale(x, n, 2.0f);\n")
+    assert cuda(src) == [(line_of(src, GRID), "BC302")]
