@@ -34,6 +34,11 @@ def misses_of(records: list[dict]) -> list[tuple[str, dict]]:
     return out
 
 
+def _share(part: int, whole: int) -> str:
+    """A percentage rounded down to one decimal, so that 94.8% never shows as a 95% goal met."""
+    return f"{int(1000 * part / whole) / 10:.1f}"
+
+
 def table(summary: dict) -> str:
     out = [("| language | rule | mutants | caught (intended rule) | caught (other rule only) | missed |"
             " already reported | suppressed | skipped | recall |"),
@@ -42,7 +47,7 @@ def table(summary: dict) -> str:
         made = row["made"]
         apart = row.get("already-reported", 0) + row.get("suppressed", 0)
         counted = made - apart
-        recall = f"{100 * row['caught-intended'] / counted:.0f}%" if counted else "n/a"
+        recall = f"{_share(row['caught-intended'], counted)}%" if counted else "n/a"
         out.append(f"| {row['language']} | {row['rule']} | {made} | {row['caught-intended']} |"
                    f" {row['caught-other']} | {row['missed']} | {row.get('already-reported', 0)} |"
                    f" {row.get('suppressed', 0)} | {row['skipped']} | {recall} |")
@@ -113,7 +118,7 @@ def _cell(row: dict | None) -> str:
         return "—"
     counted = row["made"] - row.get("already-reported", 0) - row.get("suppressed", 0)
     other = f" (+{100 * row['caught-other'] / counted:.0f}% other)" if row["caught-other"] >= 0.005 * counted else ""
-    return f"{counted:,}, {100 * row['caught-intended'] / counted:.0f}%{other}"
+    return f"{counted:,}, {_share(row['caught-intended'], counted)}%{other}"
 
 
 def readme_table(summary: dict, commit: str) -> str:

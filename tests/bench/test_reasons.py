@@ -65,5 +65,5 @@ def test_readme_table_is_rewritten_between_its_markers(tmp_path: Path) -> None:
     report.update_readme(readme, summary, "abc1234")
     text = readme.read_text()
     assert text.startswith("intro\n") and text.endswith("\noutro\n") and "old" not in text
-    assert "| BC101 unguarded-load | 9, 89% (+11% other) | — |" in text
+    assert "| BC101 unguarded-load | 9, 88.8% (+11% other) | — |" in text
     assert "At commit abc1234" in text and "0.5 findings per 1,000 Triton lines" in text
