@@ -4,18 +4,8 @@ that needs none still makes the access partially guarded."""
 
 from __future__ import annotations
 
-from boundcheck.engine import check_source
 from boundcheck.model import Language
-from boundcheck.settings import Settings
-
-
-def findings(src: str, language: Language = Language.TRITON) -> list[tuple[int, str]]:
-    found, _ = check_source("k.py" if language is Language.TRITON else "k.cu", language, src, Settings())
-    return sorted((f.span.line, f.code) for f in found)
-
-
-def line_of(src: str, text: str) -> int:
-    return next(i for i, line in enumerate(src.splitlines(), start=1) if text in line)
+from tests.checking import findings, line_of
 
 
 GEMM = """\

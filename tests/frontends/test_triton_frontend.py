@@ -3,18 +3,7 @@ unsafe one it must still report."""
 
 from __future__ import annotations
 
-from boundcheck.engine import check_source
-from boundcheck.model import Language
-from boundcheck.settings import Settings
-
-
-def findings(src: str, path: str = "k.py") -> list[tuple[int, str]]:
-    found, _ = check_source(path, Language.TRITON, src, Settings())
-    return sorted((f.span.line, f.code) for f in found)
-
-
-def line_of(src: str, text: str) -> int:
-    return next(i for i, line in enumerate(src.splitlines(), start=1) if text in line)
+from tests.checking import findings, line_of
 
 
 # A [T, H, D] tensor: head `pid_h` occupies D of the H * D elements of a row, so the head lane

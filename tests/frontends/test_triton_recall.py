@@ -3,18 +3,7 @@ with its correctly guarded twin, and asserts the rule code and the line."""
 
 from __future__ import annotations
 
-from boundcheck.engine import check_source
-from boundcheck.model import Language
-from boundcheck.settings import Settings
-
-
-def findings(src: str, path: str = "k.py") -> list[tuple[int, str]]:
-    found, _ = check_source(path, Language.TRITON, src, Settings())
-    return sorted((f.span.line, f.code) for f in found)
-
-
-def line_of(src: str, text: str) -> int:
-    return next(i for i, line in enumerate(src.splitlines(), start=1) if text in line)
+from tests.checking import findings, line_of
 
 
 # A [T, BT] matrix per chunk, read transposed: `o_a < BT` holds on every lane (a tautology), so

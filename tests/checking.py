@@ -1,0 +1,18 @@
+"""What boundcheck reports on a test's own kernel text, as sorted (line, code) pairs, and the line
+of a snippet in it: the helpers the frontend and rule tests share."""
+
+from __future__ import annotations
+
+from boundcheck.engine import check_source
+from boundcheck.model import Language
+from boundcheck.settings import Settings
+
+
+def findings(src: str, language: Language = Language.TRITON, path: str | None = None) -> list[tuple[int, str]]:
+    path = path or ("k.py" if language is Language.TRITON else "k.cu")
+    found, _ = check_source(path, language, src, Settings())
+    return sorted((f.span.line, f.code) for f in found)
+
+
+def line_of(src: str, text: str) -> int:
+    return next(i for i, line in enumerate(src.splitlines(), start=1) if text in line)
