@@ -286,6 +286,9 @@ class Kernel:
     exits: list[Exit] = field(default_factory=list)
     contracts: list[Divisibility] = field(default_factory=list)
     tail_handled: set[tuple[str, str]] = field(default_factory=set)  # (extent, tile) remainders
+    # lane sources of a mask the kernel computes against a runtime extent and never uses
+    # (`mask = offs < n` with the load unmasked): the kernel says the lane can pass that extent
+    unused_masks: set[str] = field(default_factory=set)
 
 
 @dataclass

@@ -200,6 +200,7 @@ class KernelAnalyser:
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
+        self.masks: list[tuple[str, Val]] = []  # `name = <comparison>` in the kernel's own body
         # (compile-time test, outcome) -> name -> (its value in that branch, its value after the if)
         self.scoped: dict[tuple[str, bool], dict[str, tuple[Val, Val]]] = {}
 
@@ -213,10 +214,18 @@ class KernelAnalyser:
         self._block(self.fn.body)
         self.contracts = [f for f in self.contracts if not self._between_sizes(f)]
         kernel = Kernel(self.name, Language.TRITON, self._name_span(), loops=self.loops,
-                        contracts=self.contracts, tail_handled=self.tail_handled)
+                        contracts=self.contracts, tail_handled=self.tail_handled,
+                        unused_masks=self._unused_masks())
         self._share_row_layouts()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
+
+    def _unused_masks(self) -> set[str]:
+        """Lane sources of the comparisons with a runtime extent that the kernel assigns to a name
+        and never reads (``mask = offs < n`` next to an unmasked ``tl.load(p + offs)``)."""
+        read = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        return {b.source for name, value in self.masks if name not in read for c in value.conds or ()
+                for b in self._bounds(c) if b.source and b.limit_is_extent and not b.wrap and not b.index_tiled}
 
     def _between_sizes(self, fact: Divisibility) -> bool:
         """A fact that relates two tiles (``BS % BT == 0``: a split is whole chunks, where the kernel
@@ -322,6 +331,8 @@ class KernelAnalyser:
             value = self.ev(stmt.value)
             for target in stmt.targets:
                 self._bind(target, value)
+                if isinstance(target, ast.Name) and isinstance(stmt.value, ast.Compare) and self.root == self.name:
+                    self.masks.append((target.id, value))
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             self._bind(stmt.target, self.ev(stmt.value))
         elif isinstance(stmt, ast.AugAssign):

@@ -503,3 +503,37 @@ def test_a_bound_admitting_the_extent_on_an_offset_lane_is_off_by_one() -> None:
     src = SECOND_HALF.format(op="<=")
     assert findings(src) == [(line_of(src, "m_k2 = o_k2 <= K"), "BC104")]
     assert findings(SECOND_HALF.format(op="<")) == []
+
+
+# The second pass of a two-stage reduction: one program reads all MID_SIZE partial sums through a
+# whole-dimension arange; the kernel computes the mask against MID_SIZE, so the lane can pass it.
+PARTIALS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def finish(mid_ptr, out_ptr, MID_SIZE, BLOCK_MID: tl.constexpr):
+    offset = tl.arange(0, BLOCK_MID)
+    mask = offset < MID_SIZE
+    mid = tl.load(mid_ptr + offset{mask})
+    tl.store(out_ptr, tl.sum(mid))
+"""
+
+
+def test_a_mask_computed_and_never_used_says_the_whole_lane_can_pass_its_extent() -> None:
+    src = PARTIALS.format(mask="")
+    assert findings(src) == [(line_of(src, "mid = tl.load"), "BC101")]
+    assert findings(PARTIALS.format(mask=", mask=mask, other=0.0")) == []
+
+
+def test_a_whole_lane_the_kernel_never_compares_needs_no_mask() -> None:
+    assert findings(PARTIALS.format(mask="").replace("    mask = offset < MID_SIZE\n", "")) == []
+
+
+def test_a_selection_test_in_tl_where_is_no_extent_bound() -> None:
+    """`tl.where(offset < SPLIT, a, b)` picks between values; it does not say the lane passes an
+    extent, so the unmasked whole-lane load stays silent."""
+    src = PARTIALS.format(mask="").replace("    mask = offset < MID_SIZE\n", "").replace(
+        "tl.store(out_ptr, tl.sum(mid))", "tl.store(out_ptr, tl.sum(tl.where(offset < MID_SIZE, mid, 0.0)))")
+    assert findings(src) == []
