@@ -468,6 +468,9 @@ def _sites(fn: ci.Cursor, conv: Converter) -> dict[str, list[_Site]]:
         level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
                  if f.get_usr() not in targets and any(n in chunk for n in names)}
         targets.update(level)
+    if not any(b"%" in chunk for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
+        _SITES[conv] = {}  # every caller fact is a remainder test: none written, none to walk for
+        return _SITES[conv]
     spellings: dict[str, list[str]] = {}
     for usr, f in targets.items():
         spellings.setdefault(f.spelling, []).append(usr)
