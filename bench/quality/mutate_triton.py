@@ -356,19 +356,27 @@ class TritonMutator:
         compile_time = self.names(bound) <= self.constexprs(fn) | {"tl", "triton"}
         return whole and compile_time
 
-    def is_bound(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
+    def has_bound(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, every: bool,
+                  depth: int = 0) -> bool:
+        """Whether ``expr`` orders an index against a limit (``<``, ``<=``, ``>``, ``>=``), through
+        subscripts and assigned names: in every conjunct of an ``&`` (``every``), or anywhere in an
+        ``&`` / ``|`` tree."""
         if depth > 4:
             return False
         if isinstance(expr, cst.Comparison):
             return any(isinstance(t.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
                                                cst.GreaterThanEqual)) for t in expr.comparisons)
         if isinstance(expr, cst.Subscript):
-            return self.is_bound(fn, expr.value, at, depth + 1)
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd):
-            return all(self.is_bound(fn, c, at, depth + 1) for c in self.conjuncts(expr))
+            return self.has_bound(fn, expr.value, at, every, depth + 1)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitAnd) and every:
+            return all(self.has_bound(fn, c, at, every, depth + 1) for c in self.conjuncts(expr))
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)) \
+                and not every:
+            return self.has_bound(fn, expr.left, at, every, depth + 1) or \
+                self.has_bound(fn, expr.right, at, every, depth + 1)
         if isinstance(expr, cst.Name):
             assign = self.resolve(fn, expr.value, at)
-            return assign is not None and self.is_bound(fn, assign.value, assign, depth + 1)
+            return assign is not None and self.has_bound(fn, assign.value, assign, every, depth + 1)
         return False
 
     def strict_comparison(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode,
@@ -448,7 +456,7 @@ class TritonMutator:
                 self.out.skip("drop-mask", rule, "not a bound: the mask compares no index with an extent")
                 continue
             root = self.mask_root(fn, call)
-            bounds = [p for p in self.conjuncts(root[0]) if self.strict_or_loose(fn, p, call)] if root else []
+            bounds = [p for p in self.conjuncts(root[0]) if self.has_bound(fn, p, call, every=False)] if root else []
             if bounds and all(self.tile_fits(fn, p, call) for p in bounds):
                 self.out.skip("drop-mask", rule, "cannot tell: a whole tile arange(0, B) against a compile-time"
                                                  " bound (no tail when B equals it)")
@@ -464,23 +472,7 @@ class TritonMutator:
         root = self.mask_root(fn, call)
         if root is None:
             return False
-        return any(self.strict_or_loose(fn, part, call) for part in self.conjuncts(root[0]))
-
-    def strict_or_loose(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
-        if depth > 4:
-            return False
-        if isinstance(expr, cst.Comparison):
-            return any(isinstance(t.operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan,
-                                               cst.GreaterThanEqual)) for t in expr.comparisons)
-        if isinstance(expr, cst.Subscript):
-            return self.strict_or_loose(fn, expr.value, at, depth + 1)
-        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.BitAnd, cst.BitOr)):
-            return self.strict_or_loose(fn, expr.left, at, depth + 1) or self.strict_or_loose(
-                fn, expr.right, at, depth + 1)
-        if isinstance(expr, cst.Name):
-            assign = self.resolve(fn, expr.value, at)
-            return assign is not None and self.strict_or_loose(fn, assign.value, assign, depth + 1)
-        return False
+        return any(self.has_bound(fn, part, call, every=False) for part in self.conjuncts(root[0]))
 
     def drop_dimension(self, fn: Function) -> None:
         for call in self.accesses(fn):
@@ -492,7 +484,7 @@ class TritonMutator:
             if len(parts) < 2:
                 continue
             loop = self.loop_names(call)
-            bounds = [p for p in parts if self.is_bound(fn, p, call)]
+            bounds = [p for p in parts if self.has_bound(fn, p, call, every=True)]
             k_terms = [p for p in bounds if loop and self.varies_in_loop(fn, p, call, loop)]
             others = [p for p in bounds if p not in k_terms]
             targets = [self.statement(u) for u in users]
