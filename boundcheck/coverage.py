@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from boundcheck.model import Access, Bound, Dim, Divisibility, FloorDiv, Kernel, Language, Space, Tiling, Use
+from boundcheck.symbolic import tile_factors
 
 
 def covers(bound: Bound, dim: Dim) -> bool:
@@ -40,16 +41,11 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
             if f.tile == dim.tile and f.extent in dim.pitches:
                 return f
             continue
-        factors = {p.strip(" ()") for p in f.tile.split("*")}
-        if dim.tile is not None and (f.tile == dim.tile or dim.tile in factors):
+        if dim.tile is not None and (f.tile == dim.tile or dim.tile in tile_factors(f.tile)):
             return f
         if f.extent in extents and not (dim.tile and _proper_divisor(f.tile, dim.tile)):
             return f
     return None
-
-
-def _factors(tile: str) -> list[str]:
-    return sorted(p.strip(" ()") for p in tile.split("*"))
 
 
 def _proper_divisor(fact_tile: str, tile: str) -> bool:
@@ -57,7 +53,7 @@ def _proper_divisor(fact_tile: str, tile: str) -> bool:
     ``n % tile``: ``4`` of ``U * 4`` (its factors a proper part of the tile's), or ``4`` of ``64``."""
     if fact_tile.isdigit() and tile.isdigit():
         return int(fact_tile) < int(tile)
-    mine, theirs = _factors(fact_tile), _factors(tile)
+    mine, theirs = tile_factors(fact_tile), tile_factors(tile)
     rest = list(theirs)
     for f in mine:
         if f not in rest:

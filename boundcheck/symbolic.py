@@ -75,6 +75,11 @@ class Comparison:
     right_text: str = ""
 
 
+def tile_factors(tile: str) -> list[str]:
+    """The factors a rendered tile size is written as (``STEPS * BX`` -> ``BX``, ``STEPS``), sorted."""
+    return sorted(p.strip(" ()") for p in tile.split("*"))
+
+
 def render(e: Expr) -> str:
     """Source-like text for messages (minimal parentheses)."""
     match e:

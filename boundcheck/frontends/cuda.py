@@ -18,6 +18,7 @@ from boundcheck.frontends.cuda_host import HostLaunch, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
 from boundcheck.frontends.cuda_parse import Parsed, child_list, first, in_main_file, last, parse
 from boundcheck.model import Divisibility, Kernel, Language, Module, Span
+from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
 _MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+\S", re.MULTILINE)
@@ -117,8 +118,8 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
             tiles = {div.tile}
             # the block's size along the axis divides the grid's tile (`n / (STEPS * BX)` blocks of
             # BX threads, each taking STEPS tiles): the blockDim tiles are full as well
-            factors = {f.strip(" ()") for f in div.tile.split("*")}
-            if axis < len(hl.blocks) and (hl.blocks[axis] == div.tile or hl.blocks[axis] in factors) or \
+            block = hl.blocks[axis] if axis < len(hl.blocks) else None
+            if block is not None and (block == div.tile or block in tile_factors(div.tile)) or \
                     hl.block_var and div.tile == f"{hl.block_var}.{'xyz'[axis]}":
                 tiles.add("blockDim." + "xyz"[axis])
             for tile in sorted(tiles):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
+from boundcheck.coverage import covers
 from boundcheck.frontends.cuda_expr import (
     Converter,
     Scope,
@@ -30,7 +31,6 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
-from boundcheck.coverage import covers
 from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, first, last, preorder, unary_op
 from boundcheck.model import (
     UNKNOWN_PADDING,
@@ -67,6 +67,7 @@ from boundcheck.symbolic import (
     render,
     syms,
     terms_text,
+    tile_factors,
     tile_walk,
     variable,
 )
@@ -219,7 +220,7 @@ class KernelBuilder:
         for i, loop in enumerate(self.kernel.loops):
             if loop.trip is None or loop.var is None:
                 continue
-            tile = {p.strip(" ()") for p in loop.trip.tile.split("*")} | {loop.trip.tile}
+            tile = set(tile_factors(loop.trip.tile)) | {loop.trip.tile}
             inside = [r for r in self.recs if loop.span.line <= r.span.line <= loop.end_line]
             if any(_scales(r.index, loop.var, tile) for r in inside):
                 continue
