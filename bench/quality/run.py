@@ -44,9 +44,8 @@ def _alarm(signum: int, frame: object) -> None:
 
 
 def findings_of(path: str, language: Language, source: str) -> tuple[list[Finding], bool]:
-    """Unsuppressed findings first, then those the file's own comments suppress."""
-    found, parsed = check_source(path, language, source, Settings(jobs=1))
-    return sorted(found, key=lambda f: f.suppressed_by is not None), parsed
+    """Every finding, those the file's own comments suppress included (``shown`` drops them)."""
+    return check_source(path, language, source, Settings(jobs=1))
 
 
 def shown(found: list[Finding]) -> list[Finding]:
