@@ -39,16 +39,19 @@ def _share(part: int, whole: int) -> str:
     return f"{int(1000 * part / whole) / 10:.1f}"
 
 
+def counted(row: dict) -> int:
+    """Mutants a share is taken over: those made, less the already reported and suppressed ones."""
+    return row["made"] - row.get("already-reported", 0) - row.get("suppressed", 0)
+
+
 def table(summary: dict) -> str:
     out = [("| language | rule | mutants | caught (intended rule) | caught (other rule only) | missed |"
             " already reported | suppressed | skipped | recall |"),
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for row in summary["rules"]:
-        made = row["made"]
-        apart = row.get("already-reported", 0) + row.get("suppressed", 0)
-        counted = made - apart
-        recall = f"{_share(row['caught-intended'], counted)}%" if counted else "n/a"
-        out.append(f"| {row['language']} | {row['rule']} | {made} | {row['caught-intended']} |"
+        n = counted(row)
+        recall = f"{_share(row['caught-intended'], n)}%" if n else "n/a"
+        out.append(f"| {row['language']} | {row['rule']} | {row['made']} | {row['caught-intended']} |"
                    f" {row['caught-other']} | {row['missed']} | {row.get('already-reported', 0)} |"
                    f" {row.get('suppressed', 0)} | {row['skipped']} | {recall} |")
     out += ["", "Unmodified code (BC001 counted apart from the findings):", "",
@@ -116,9 +119,9 @@ START, END = "<!-- quality-table:start -->", "<!-- quality-table:end -->"
 def _cell(row: dict | None) -> str:
     if row is None or not row["made"]:
         return "—"
-    counted = row["made"] - row.get("already-reported", 0) - row.get("suppressed", 0)
-    other = f" (+{100 * row['caught-other'] / counted:.0f}% other)" if row["caught-other"] >= 0.005 * counted else ""
-    return f"{counted:,}, {_share(row['caught-intended'], counted)}%{other}"
+    n = counted(row)
+    other = f" (+{100 * row['caught-other'] / n:.0f}% other)" if row["caught-other"] >= 0.005 * n else ""
+    return f"{n:,}, {_share(row['caught-intended'], n)}%{other}"
 
 
 def readme_table(summary: dict, commit: str) -> str:
