@@ -47,6 +47,7 @@ from boundcheck.model import (
     Reduction,
     Space,
     Span,
+    Tiling,
     Use,
 )
 from boundcheck.symbolic import (
@@ -248,6 +249,7 @@ class KernelBuilder:
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
                    for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))]
+        guards += _split_stand_ins(dims, guards)
         uses = []
         if rec.padding is not None:
             for red, use_span, via in rec.uses:
@@ -1026,6 +1028,23 @@ def _lane_base(source: str) -> str | None:
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
+
+
+def _split_bases(source: str) -> set[str]:
+    """The thread indices a split of a block's linear index (``(threadIdx.y * blockDim.x +
+    threadIdx.x) / 32``) is made of; none for any other source."""
+    if not source.startswith("("):
+        return set()
+    inner = source[1:source.rfind(")")]
+    return {w for w in re.findall(r"threadIdx\.[xyz]", inner)}
+
+
+def _split_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
+    """``threadIdx.y < M`` where the access's row is ``by * BM + tid / 32`` (tid linear in the
+    block): the block-local stand-in for that row, as ``threadIdx.x`` is for ``threadIdx.x / 32``,
+    so that BC105 names it. Tiled rows only: it bounds no whole-dimension index."""
+    return [replace(b, source=d.source) for d in dims if d.tiling is not Tiling.WHOLE
+            for b in guards if b.local and b.source in _split_bases(d.source)]
 
 
 def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
