@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import clang.cindex as ci
 
 from boundcheck.coverage import covers
+from boundcheck.frontends.cuda_divmod import recombined
 from boundcheck.frontends.cuda_expr import (
     Converter,
     Scope,
@@ -988,8 +989,8 @@ class KernelBuilder:
                 Padding(fill) if fill is not None else UNKNOWN_PADDING)
         if kind is AccessKind.READ and self._ternary_pad is not None:
             pad = self._ternary_pad
-        self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, index, max(1, ref.width),
-                             guards, self.src.text_of(c), pad))
+        self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, recombined(index),
+                             max(1, ref.width), guards, self.src.text_of(c), pad))
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None

@@ -1,9 +1,12 @@
 """CUDA early exits and guards on indices derived from the guarded one: a block's linear thread
-index split into a row and a column (``tid / 16``, ``tid % 16``)."""
+index split into a row and a column (``tid / 16``, ``tid % 16``), and the quotient and remainder
+of a global index (``b = idx / T``, ``t = idx % T``)."""
 
 from __future__ import annotations
 
+from boundcheck.frontends.cuda_divmod import recombined
 from boundcheck.model import Language
+from boundcheck.symbolic import Bin, Kind, Num, Sym, expand, terms_text
 from tests.checking import findings, line_of
 
 _SPLIT = """
@@ -56,3 +59,49 @@ def test_lane_of_a_linear_thread_index_is_no_wrap() -> None:
     line = line_of(_LANE_MACRO, "C[(blockIdx.y")
     assert (line, "BC102") in findings(_LANE_MACRO, Language.CUDA)
 
+
+_ROWS = """
+__global__ void center_rows(const float *inp, const float *mean, float *out, int B, int T, int C) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (GUARD) return;
+  int b = idx / T;
+  int t = idx % T;
+  const float *x = inp + b * T * C + t * C;
+  float m = mean[b * T + t];
+  for (int i = 0; i < C; i++) {
+    out[b * T * C + t * C + i] = x[i] - m;
+  }
+}
+"""
+
+
+def test_quotient_and_remainder_of_the_guarded_index_are_bounded_by_its_guard() -> None:
+    # b * T + t is idx itself, which `idx < B * T` bounds
+    assert findings(_ROWS.replace("GUARD", "idx >= B * T"), Language.CUDA) == []
+
+
+def test_thread_index_guard_over_quotient_and_remainder_is_bc105() -> None:
+    src = _ROWS.replace("GUARD", "threadIdx.x >= B * T")
+    assert findings(src, Language.CUDA) == [(line_of(src, "threadIdx.x >= B * T"), "BC105")]
+
+
+def test_dropped_guard_over_quotient_and_remainder_is_reported() -> None:
+    src = _ROWS.replace("if (GUARD) return;", "")
+    assert findings(src, Language.CUDA) == [
+        (line_of(src, "float m = mean"), "BC101"),
+        (line_of(src, "out[b * T * C"), "BC101"),  # x[i]
+        (line_of(src, "out[b * T * C"), "BC102"),
+    ]
+
+
+def test_recombined_needs_the_same_dividend_and_divisor() -> None:
+    idx = Bin("+", Bin("*", Sym("blockIdx.x", Kind.PROGRAM), Sym("blockDim.x", Kind.CONST)),
+              Sym("threadIdx.x", Kind.LANE))
+    T, C = Sym("T", Kind.EXTENT), Sym("C", Kind.EXTENT)
+    b, t = Bin("/", idx, T), Bin("%", idx, T)
+    whole = recombined(Bin("+", Bin("*", Bin("*", b, T), C), Bin("*", t, C)))  # b * T * C + t * C
+    assert terms_text(expand(whole)) == terms_text(expand(Bin("*", idx, C)))
+    other = Bin("+", Bin("*", b, T), Bin("%", idx, C))  # (idx / T) * T + idx % C
+    assert recombined(other) is other
+    scaled = Bin("+", Bin("*", b, T), Bin("*", Num(2), t))  # b * T + 2 * t
+    assert recombined(scaled) is scaled
