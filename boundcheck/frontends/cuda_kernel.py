@@ -55,6 +55,7 @@ from boundcheck.symbolic import (
     Bin,
     Call,
     Comparison,
+    DimPart,
     Expr,
     Kind,
     Num,
@@ -241,7 +242,8 @@ class KernelBuilder:
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
-                  for g in rec.guards if (not g.split or whole) and not _past_guard(g, rec.index)]
+                  for g in rec.guards if (not g.split or whole) and not _past_guard(g, rec.index)
+                  and not _other_blocks(g, rec.index, parts)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)]
@@ -1004,6 +1006,26 @@ def _past_guard(g: Guard, index: Expr) -> bool:
     extra = [t for t in variable(expand(index)) if terms_text([t]) not in mine]
     return bool(mine) and mine <= {terms_text([t]) for t in variable(expand(index))} and bool(extra) \
         and all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra)
+
+
+def _block_ids(index: Expr, source: str, parts: list[DimPart]) -> frozenset[str]:
+    """The block ids that offset ``source``'s lanes in ``index`` (``blockIdx.y`` in ``blockIdx.y *
+    TILE + tx``): those of its tile offset, and any inside the lane's own terms (``(by * T + ty) *
+    col / 4``), where the terms alone cannot say which lane an offset belongs to."""
+    ids = {n for p in parts if p.dim.source == source for n in p.offset_syms}
+    ids |= {s.name for t in variable(expand(index)) if any(source == n for f in t.factors for n, _ in lanes(f))
+            for f in t.factors for s in syms(f) if s.kind is Kind.PROGRAM}
+    return frozenset(n for n in ids if n.startswith("blockIdx."))
+
+
+def _other_blocks(g: Guard, index: Expr, parts: list[DimPart]) -> bool:
+    """The guard offsets the lane by other block ids than the access does: in a transpose,
+    ``col = blockIdx.x * T + tx`` and ``n_col = blockIdx.y * T + tx`` share the lane but not
+    the element, so ``col < N`` says nothing of ``out[... + n_col]``."""
+    guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
+    mine = _block_ids(guarded, g.bound.source, dims_of(guarded, g.bound.span))
+    theirs = _block_ids(index, g.bound.source, parts)
+    return bool(mine) and bool(theirs) and not mine & theirs
 
 
 def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:

@@ -105,3 +105,45 @@ def test_recombined_needs_the_same_dividend_and_divisor() -> None:
     assert recombined(other) is other
     scaled = Bin("+", Bin("*", b, T), Bin("*", Num(2), t))  # b * T + 2 * t
     assert recombined(scaled) is scaled
+
+
+_TRANSPOSE = """
+__global__ void transpose(const int *A, int M, int N, int *B) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  __shared__ int s[32][33];
+  if (row < M && col < N) {
+    s[threadIdx.x][threadIdx.y] = A[row * N + col];
+    int n_col = blockIdx.y * blockDim.y + threadIdx.x;
+    int n_row = blockIdx.x * blockDim.x + threadIdx.y;
+    if (INNER && n_row < N) {
+      B[n_row * M + n_col] = s[threadIdx.y][threadIdx.x];
+    }
+  }
+}
+"""
+
+
+def test_transpose_guarded_on_its_own_indices_is_clean() -> None:
+    assert findings(_TRANSPOSE.replace("INNER", "n_col < M"), Language.CUDA) == []
+
+
+def test_guard_on_another_blocks_index_does_not_bound_the_store() -> None:
+    # `col < N` offsets threadIdx.x by blockIdx.x; the store's n_col offsets it by blockIdx.y
+    src = _TRANSPOSE.replace("INNER", "threadIdx.x < M")
+    assert findings(src, Language.CUDA) == [(line_of(src, "threadIdx.x < M"), "BC105")]
+
+
+def test_block_id_inside_the_lanes_own_term_still_matches() -> None:
+    # the row's block offset sits inside `global_y * col / 4`: the guard on global_y bounds it
+    src = """
+__global__ void col2row(float *x, float *y, const int row, const int col) {
+  const int global_x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int global_y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (global_x * 4 + 3 < col && global_y < row) {
+    float4 v = reinterpret_cast<float4 *>(x)[global_y * col / 4 + global_x];
+    y[(global_x * 4) * row + global_y] = v.x;
+  }
+}
+"""
+    assert findings(src, Language.CUDA) == []
