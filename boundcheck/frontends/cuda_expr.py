@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, evaluate, first, last, unary_op
-from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym
+from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, render, syms
 
 K = ci.CursorKind
 _BUILTINS = {"threadIdx": Kind.LANE, "blockIdx": Kind.PROGRAM, "blockDim": Kind.CONST,
@@ -284,11 +284,13 @@ def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:
     """``threadIdx.x / 32`` is the warp index: the same for every lane of a warp, so a warp-per-row
     kernel's row is a per-warp offset (PROGRAM), and ``threadIdx.x % 32`` its lane. Other splits
     of a thread index (``tid / 16``, ``tid % 16``) are two distinct lane sources."""
-    if not (isinstance(left, Sym) and left.kind is Kind.LANE and "." in left.name and " " not in left.name):
-        return None
     if not (isinstance(right, Num) or (isinstance(right, Sym) and right.kind is Kind.CONST)):
         return None
     r = right.value if isinstance(right, Num) else right.name
+    if _block_linear(left) and op in ("/", "%"):
+        return Sym(f"({render(left)}) {op} {r}", Kind.LANE)
+    if not (isinstance(left, Sym) and left.kind is Kind.LANE and "." in left.name and " " not in left.name):
+        return None
     if op == ">>" and r == 5 or op == "/" and r in (32, "warpSize"):
         return Sym(f"{left.name} / 32", Kind.LANE)
     if op == "&" and r == 31 or op == "%" and r in (32, "warpSize"):
@@ -296,6 +298,16 @@ def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:
     if op in ("/", "%"):
         return Sym(f"{left.name} {op} {r}", Kind.LANE)
     return None
+
+
+def _block_linear(e: Expr) -> bool:
+    """``threadIdx.y * blockDim.x + threadIdx.x``: a thread's linear index in its block, built from
+    several thread indices. Its quotient and remainder by a size (``tid / 32``, ``tid % 32``) are
+    the row and column of a re-shaped block: two lane sources of their own, so that a guard on
+    one bounds that one only (each mixes every thread index, which says nothing of which)."""
+    names = {s.name for s in syms(e) if s.kind is Kind.LANE}
+    return isinstance(e, Bin) and e.op == "+" and len(names) > 1 \
+        and all(n.startswith("threadIdx.") for n in names) and kinds(e) <= {Kind.LANE, Kind.CONST}
 
 
 _TILE = re.compile(r"thread_block_tile<\s*(\d+)")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import clang.cindex as ci
 
 from boundcheck.coverage import covers
+from boundcheck.frontends.cuda_divmod import recombined
 from boundcheck.frontends.cuda_expr import (
     Converter,
     Scope,
@@ -47,12 +48,14 @@ from boundcheck.model import (
     Reduction,
     Space,
     Span,
+    Tiling,
     Use,
 )
 from boundcheck.symbolic import (
     Bin,
     Call,
     Comparison,
+    DimPart,
     Expr,
     Kind,
     Num,
@@ -239,7 +242,8 @@ class KernelBuilder:
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
-                  for g in rec.guards if (not g.split or whole) and not _past_guard(g, rec.index)]
+                  for g in rec.guards if (not g.split or whole) and not _past_guard(g, rec.index)
+                  and not _other_blocks(g, rec.index, parts)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)]
@@ -248,6 +252,7 @@ class KernelBuilder:
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
                    for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))]
+        guards += _split_stand_ins(dims, guards)
         uses = []
         if rec.padding is not None:
             for red, use_span, via in rec.uses:
@@ -986,8 +991,8 @@ class KernelBuilder:
                 Padding(fill) if fill is not None else UNKNOWN_PADDING)
         if kind is AccessKind.READ and self._ternary_pad is not None:
             pad = self._ternary_pad
-        self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, index, max(1, ref.width),
-                             guards, self.src.text_of(c), pad))
+        self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, recombined(index),
+                             max(1, ref.width), guards, self.src.text_of(c), pad))
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
@@ -1001,6 +1006,26 @@ def _past_guard(g: Guard, index: Expr) -> bool:
     extra = [t for t in variable(expand(index)) if terms_text([t]) not in mine]
     return bool(mine) and mine <= {terms_text([t]) for t in variable(expand(index))} and bool(extra) \
         and all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra)
+
+
+def _block_ids(index: Expr, source: str, parts: list[DimPart]) -> frozenset[str]:
+    """The block ids that offset ``source``'s lanes in ``index`` (``blockIdx.y`` in ``blockIdx.y *
+    TILE + tx``): those of its tile offset, and any inside the lane's own terms (``(by * T + ty) *
+    col / 4``), where the terms alone cannot say which lane an offset belongs to."""
+    ids = {n for p in parts if p.dim.source == source for n in p.offset_syms}
+    ids |= {s.name for t in variable(expand(index)) if any(source == n for f in t.factors for n, _ in lanes(f))
+            for f in t.factors for s in syms(f) if s.kind is Kind.PROGRAM}
+    return frozenset(n for n in ids if n.startswith("blockIdx."))
+
+
+def _other_blocks(g: Guard, index: Expr, parts: list[DimPart]) -> bool:
+    """The guard offsets the lane by other block ids than the access does: in a transpose,
+    ``col = blockIdx.x * T + tx`` and ``n_col = blockIdx.y * T + tx`` share the lane but not
+    the element, so ``col < N`` says nothing of ``out[... + n_col]``."""
+    guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
+    mine = _block_ids(guarded, g.bound.source, dims_of(guarded, g.bound.span))
+    theirs = _block_ids(index, g.bound.source, parts)
+    return bool(mine) and bool(theirs) and not mine & theirs
 
 
 def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:
@@ -1026,6 +1051,23 @@ def _lane_base(source: str) -> str | None:
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
+
+
+def _split_bases(source: str) -> set[str]:
+    """The thread indices a split of a block's linear index (``(threadIdx.y * blockDim.x +
+    threadIdx.x) / 32``) is made of; none for any other source."""
+    if not source.startswith("("):
+        return set()
+    inner = source[1:source.rfind(")")]
+    return {w for w in re.findall(r"threadIdx\.[xyz]", inner)}
+
+
+def _split_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
+    """``threadIdx.y < M`` where the access's row is ``by * BM + tid / 32`` (tid linear in the
+    block): the block-local stand-in for that row, as ``threadIdx.x`` is for ``threadIdx.x / 32``,
+    so that BC105 names it. Tiled rows only: it bounds no whole-dimension index."""
+    return [replace(b, source=d.source) for d in dims if d.tiling is not Tiling.WHOLE
+            for b in guards if b.local and b.source in _split_bases(d.source)]
 
 
 def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
