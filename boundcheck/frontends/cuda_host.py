@@ -16,7 +16,7 @@ from boundcheck.frontends.cuda_kernel import assume_comments, divisibility
 from boundcheck.frontends.cuda_parse import Token, binary_op, child_list, first, in_main_file, last, preorder, \
     unary_op
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
-from boundcheck.symbolic import Call, Expr, Kind, render, syms
+from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, constant, expand, render, syms, variable
 
 K = ci.CursorKind
 _CONFIG = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
@@ -93,6 +93,8 @@ class _Walk:
             args = list(c.get_arguments())
             if args:
                 self.facts += divisibility(conv, args[0], scope, "host assert")
+        elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
+            self.facts += [f for k in child_list(c)[:1] for f in divisibility(conv, k, scope, "static_assert")]
         elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
             self.facts += rejected(conv, c, scope)  # a launch inside runs where the test failed
         elif c.kind == K.IF_STMT:
@@ -298,10 +300,63 @@ def _floor(c: ci.Cursor, conv: Converter, scope: Scope, depth: int = 0) -> Floor
     from boundcheck.symbolic import floor_division
     s = strip(c)
     if s.kind == K.DECL_REF_EXPR and depth < 4 and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
+        if _adjusted(s.referenced):
+            return None
         init = next((k for k in child_list(s.referenced) if k.kind.is_expression()), None)
         if init is not None:
             return _floor(init, conv, scope, depth + 1)
-    return floor_division(conv.expr(s, scope), conv.src.span(s), ("/",))
+    if s.kind == K.CONDITIONAL_OPERATOR and depth < 4:
+        return _floor_branch(s, conv, scope, depth)
+    value = conv.expr(s, scope)
+    if _inexact_quotient(value):
+        # `int n = 50000; … n / 256`: the locals hold constants, but the grid still drops n % 256
+        return floor_division(conv.expr(s, Scope(kinds=scope.kinds)), conv.src.span(s), ("/",))
+    return floor_division(value, conv.src.span(s), ("/",))
+
+
+def _adjusted(decl: ci.Cursor) -> bool:
+    """Whether the function writes the local again other than from itself: ``blocks++`` after
+    ``int blocks = n / 256`` (under ``if (n % 256)``) is the ceiling written in two steps, and a
+    plain ``blocks = …`` replaces the value; ``bx = swz ? (bx + s - 1) / s : bx`` keeps it."""
+    fn = decl.semantic_parent
+    if fn is None or fn.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+        return True
+    for c in preorder(fn):
+        kids = children(c) if c.kind in (K.UNARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.BINARY_OPERATOR) else []
+        if not kids or not _names(kids[0], decl):
+            continue
+        if c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR or c.kind == K.UNARY_OPERATOR and unary_op(c) in _STEPS:
+            return True
+        if c.kind == K.BINARY_OPERATOR and binary_op(c) == "=" and len(kids) == 2 and \
+                not any(_names(k, decl) for k in preorder(kids[1])):
+            return True
+    return False
+
+
+_STEPS = ("++", "--", "post++", "post--", "&")
+
+
+def _names(c: ci.Cursor, decl: ci.Cursor) -> bool:
+    s = strip(c)
+    return s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced == decl
+
+
+def _floor_branch(c: ci.Cursor, conv: Converter, scope: Scope, depth: int) -> FloorDiv | None:
+    """``swizzle ? n / S : 1``: a floored arm is the grid on that path. A condition that tests a
+    remainder (``n % S == 0 ? n / S : n / S + 1``) may be what makes the arm exact: not followed."""
+    kids = child_list(c)
+    if len(kids) != 3 or "%" in conv.src.text_of(kids[0]) or "%" in render(conv.quiet_expr(kids[0], scope)):
+        return None  # the test itself, or a local it reads (`rest = n % (2 * s)`), takes a remainder
+    return _floor(kids[1], conv, scope, depth + 1) or _floor(kids[2], conv, scope, depth + 1)
+
+
+def _inexact_quotient(e: Expr) -> bool:
+    """A division of two integer constants with a remainder."""
+    if not (isinstance(e, Bin) and e.op == "/" and isinstance(e.right, Num)):
+        return False
+    num, den = expand(e.left), e.right.value
+    top = constant(num)
+    return not variable(num) and isinstance(top, int) and isinstance(den, int) and den > 0 and top % den != 0
 
 
 # --- facts from early rejections and from the callers of a launcher -----------------------------
