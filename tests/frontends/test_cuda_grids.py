@@ -166,3 +166,42 @@ __device__ void body(float* c, const float* a, size_type w) {
 extern "C" __global__ void kern(float* c, const float* a, int w) { body<16, int>(c, a, w); }
 """
     assert (line_of(src, "c[k + w"), "BC101") in cuda(src)
+
+
+ELSE = ADD + """\
+template <int C, int W>
+void run(const float* a, float* c, int n) {
+    if (n % (C * W) != 0) {
+        int blocks = (n + C * W - 1) / (C * W);
+        add<<<blocks, W * 32>>>(a, c, n);
+    } else {
+        int blocks = n / C / W;
+        add<<<blocks, W * 32>>>(a, c, n);
+    }
+}
+void go(const float* a, float* c, int n) { run<2, 4>(a, c, n); }
+"""
+
+
+def test_the_else_of_a_remainder_test_makes_a_grid_divided_twice_exact():
+    assert cuda(ELSE) == []
+
+
+def test_a_grid_divided_twice_without_the_test_is_reported():
+    floored = ELSE.replace("if (n % (C * W) != 0)", "if (n > 4096)")
+    assert cuda(floored) == [(line_of(floored, "int blocks = n / C / W"), "BC302")]
+
+
+def test_a_tile_written_as_a_product_of_constants_is_its_value():
+    src = ADD + """\
+#include <assert.h>
+void run(const float* a, float* c, int n) {
+    const int BN = 16 * 8;
+    static_assert(BN % 4 == 0, "vector width");
+    assert(n % 4 == 0);
+    dim3 grid(n / BN);
+    add<<<grid, 128>>>(a, c, n);
+}
+"""
+    assert cuda(src) == [(line_of(src, "dim3 grid("), "BC302")]
+    assert cuda(src.replace("n % 4 == 0", "n % 128 == 0")) == []
