@@ -205,3 +205,17 @@ void run(const float* a, float* c, int n) {
 """
     assert cuda(src) == [(line_of(src, "dim3 grid("), "BC302")]
     assert cuda(src.replace("n % 4 == 0", "n % 128 == 0")) == []
+
+
+def test_a_grid_local_is_read_at_the_launch_not_at_its_declaration():
+    src = ADD + """\
+void run(const float* a, float* c, int n, int m) {
+    int blocks = n / 256;
+    add<<<blocks, 256>>>(a, c, n);
+    blocks = (m + 255) / 256;
+    add<<<blocks, 256>>>(a, c, m);
+    blocks = m / 128;
+    add<<<blocks, 128>>>(a, c, m);
+}
+"""
+    assert cuda(src) == [(line_of(src, "int blocks = n / 256"), "BC302"), (line_of(src, "blocks = m / 128"), "BC302")]
