@@ -73,6 +73,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
         if not _is_kernel(f) and (f.spelling not in helpers or _is_device(f)):
             helpers[f.spelling] = f
     conv = Converter(src, macros, helpers)
+    conv.dependent_operators = True  # this converter reads host code only
     file_contracts: list[Divisibility] = []
     for c in child_list(parsed.tu.cursor):
         if c.kind == K.STATIC_ASSERT and in_main_file(c):
@@ -119,13 +120,19 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
             # the block's size along the axis divides the grid's tile (`n / (STEPS * BX)` blocks of
             # BX threads, each taking STEPS tiles): the blockDim tiles are full as well
             block = hl.blocks[axis] if axis < len(hl.blocks) else None
-            if block is not None and (block == div.tile or block in tile_factors(div.tile)) or \
+            if block is not None and (block == div.tile or block in tile_factors(div.tile)
+                                      or _divides(block, div.tile)) or \
                     hl.block_var and div.tile == f"{hl.block_var}.{'xyz'[axis]}":
                 tiles.add("blockDim." + "xyz"[axis])
             for tile in sorted(tiles):
                 d = Divisibility(div.extent, tile, "floor grid")
                 if d not in kernel.contracts:
                     kernel.contracts.append(d)
+
+
+def _divides(block: str, tile: str) -> bool:
+    """``n / 512`` blocks of 256 threads: each thread takes two elements of its block's tile."""
+    return block.isdigit() and tile.isdigit() and int(block) > 0 and int(tile) % int(block) == 0
 
 
 def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:

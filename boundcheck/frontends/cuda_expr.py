@@ -83,6 +83,9 @@ class Converter:
         self.on_conditional: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_helper_call: Callable[[ci.Cursor, Scope], None] | None = None
         self._depth = 0
+        # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is; kernels keep
+        # such calls opaque (their tiling model was measured that way)
+        self.dependent_operators = False
 
     # --- names -------------------------------------------------------------------------------
     def macro_name(self, c: ci.Cursor) -> str | None:
@@ -184,6 +187,9 @@ class Converter:
         if not arg_cursors:  # constructors and dependent calls: read what they contain
             self.visit_children(c, scope)
         args = [self.expr(a, scope) for a in arg_cursors]
+        op = self.dependent_operator(c, arg_cursors)
+        if op is not None:
+            return Bin(op, args[0], args[1])
         if name in ("__mul24", "__umul24") and len(args) == 2:
             return Bin("*", args[0], args[1])  # the 24-bit multiply of an index (IMAD macros)
         helper = self.helpers.get(name or callee(c))
@@ -199,6 +205,16 @@ class Converter:
             if self.on_helper_call is not None:
                 self.on_helper_call(c, scope)
         return Call(_CALL_NAMES.get(name, name), tuple(args))
+
+    def dependent_operator(self, c: ci.Cursor, args: list[ci.Cursor]) -> str | None:
+        """The arithmetic operator of a binary expression libclang leaves as an unnamed call
+        because an operand's type is unresolved (``N / BN`` with ``auto BN = Int<256>{}``)."""
+        if not self.dependent_operators or c.spelling or len(args) != 2 or \
+                any(first(a).file is None for a in args):
+            return None
+        between = self.src.tokens_between(last(args[0]).offset, first(args[1]).offset)
+        ops = [t.text for t in between if t.text not in ("(", ")")]
+        return ops[0] if len(ops) == 1 and ops[0] in ("+", "-", "*", "/", "%") else None
 
     def helper_scope(self, helper: ci.Cursor, args: list[Expr], outer: Scope) -> Scope:
         names = [p.spelling for p in params(helper)]

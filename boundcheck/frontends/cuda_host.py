@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
+from boundcheck.coverage import TILE_MULTIPLE
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import assume_comments, divisibility
 from boundcheck.frontends.cuda_parse import Token, binary_op, child_list, first, in_main_file, last, preorder, \
     unary_op
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
-from boundcheck.symbolic import Call, Expr, Kind, render, syms
+from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, constant, expand, render, syms, variable
 
 K = ci.CursorKind
 _CONFIG = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
@@ -93,6 +94,8 @@ class _Walk:
             args = list(c.get_arguments())
             if args:
                 self.facts += divisibility(conv, args[0], scope, "host assert")
+        elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
+            self.facts += [f for k in child_list(c)[:1] for f in divisibility(conv, k, scope, TILE_MULTIPLE)]
         elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
             self.facts += rejected(conv, c, scope)  # a launch inside runs where the test failed
         elif c.kind == K.IF_STMT:
@@ -100,6 +103,10 @@ class _Walk:
             if cond is not None and then is not None:
                 self.branches.append((first(then).offset, last(then).offset,
                                       divisibility(conv, cond, scope, "host branch")))
+                other = child_list(c)[-1]
+                if other != then and other != cond:  # `if (n % T != 0) {…} else {…}`: n % T is 0 in the else
+                    self.branches.append((first(other).offset, last(other).offset,
+                                          _nondivisible(conv, cond, scope)))
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
 
@@ -163,8 +170,12 @@ class _Walk:
 
     def _add(self, kernel: str, span: Span, grid: list[tuple[int, ci.Cursor]], names: list[str | None],
              targs: list[str], block: list[str], block_var: str, at: int) -> None:
-        floored = [(axis, div) for axis, d in grid if (div := _floor(d, self.conv, self.scope)) is not None]
+        whole: dict[FloorDiv, tuple[str, str]] = {}
+        floored = [(axis, div) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
         facts = self.facts + [f for start, end, fs in self.branches if start <= at < end for f in fs]
+        # `n / c / w` is `n / (c * w)`: a fact `n % (c * w) == 0` makes its last division exact
+        facts += [Divisibility(div.extent, div.tile, f.origin) for _, div in floored for f in facts
+                  if whole.get(div) == (f.extent, f.tile)]
         self.out.append(HostLaunch(Launch(kernel, span, tuple(d for _, d in floored), tuple(facts)), names,
                                    targs, block[0] if block else "", tuple(block), tuple(a for a, _ in floored),
                                    block_var))
@@ -294,14 +305,82 @@ def _var_name(c: ci.Cursor) -> str:
     return s.spelling if s.kind == K.DECL_REF_EXPR else ""
 
 
-def _floor(c: ci.Cursor, conv: Converter, scope: Scope, depth: int = 0) -> FloorDiv | None:
+def _floor(c: ci.Cursor, conv: Converter, scope: Scope, whole: dict[FloorDiv, tuple[str, str]],
+           depth: int = 0) -> FloorDiv | None:
+    """The floored division a grid dimension is, followed through locals and ternaries; ``whole``
+    gets, for a division of a division, the extent and tile of the single division it equals."""
     from boundcheck.symbolic import floor_division
     s = strip(c)
     if s.kind == K.DECL_REF_EXPR and depth < 4 and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
-        init = next((k for k in child_list(s.referenced) if k.kind.is_expression()), None)
-        if init is not None:
-            return _floor(init, conv, scope, depth + 1)
-    return floor_division(conv.expr(s, scope), conv.src.span(s), ("/",))
+        value = _reaching(s.referenced, first(s).offset)
+        return _floor(value, conv, scope, whole, depth + 1) if value is not None else None
+    if s.kind == K.CONDITIONAL_OPERATOR and depth < 4:
+        return _floor_branch(s, conv, scope, whole, depth)
+    value = _constant_tile(conv.expr(s, scope))
+    if _inexact_quotient(value):
+        # `int n = 50000; … n / 256`: the locals hold constants, but the grid still drops n % 256
+        value = _constant_tile(conv.expr(s, Scope(kinds=scope.kinds)))
+    div = floor_division(value, conv.src.span(s), ("/",))
+    if div is not None and isinstance(value, Bin) and isinstance(value.left, Bin) and value.left.op == "/":
+        whole[div] = (render(value.left.left), render(Bin("*", value.left.right, value.right)))
+    return div
+
+
+def _reaching(decl: ci.Cursor, at: int) -> ci.Cursor | None:
+    """The value of a local where it is read at offset ``at``: the last plain assignment before it,
+    or its initializer. An update that reads the local itself (``bx = swz ? (bx + s - 1) / s : bx``)
+    keeps the earlier value's floor; a step (``blocks++`` under ``if (n % 256)``) is the ceiling
+    written in two parts: None, not followed."""
+    fn = decl.semantic_parent
+    if fn is None or fn.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+        return None
+    writes = []
+    for c in preorder(fn):
+        kids = children(c) if c.kind in (K.UNARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.BINARY_OPERATOR) else []
+        if kids and first(c).offset < at and _names(kids[0], decl):
+            writes.append((first(c).offset, c, kids))
+    for _, c, kids in sorted(writes, key=lambda w: w[0], reverse=True):
+        if c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR or c.kind == K.UNARY_OPERATOR and unary_op(c) in _STEPS:
+            return None
+        if c.kind == K.BINARY_OPERATOR and binary_op(c) == "=" and len(kids) == 2 and \
+                not any(_names(k, decl) for k in preorder(kids[1])):
+            return kids[1]
+    return next((k for k in child_list(decl) if k.kind.is_expression()), None)
+
+
+_STEPS = ("++", "--", "post++", "post--", "&")
+
+
+def _names(c: ci.Cursor, decl: ci.Cursor) -> bool:
+    s = strip(c)
+    return s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced == decl
+
+
+def _floor_branch(c: ci.Cursor, conv: Converter, scope: Scope, whole: dict[FloorDiv, tuple[str, str]],
+                  depth: int) -> FloorDiv | None:
+    """``swizzle ? n / S : 1``: a floored arm is the grid on that path. A condition that tests a
+    remainder (``n % S == 0 ? n / S : n / S + 1``) may be what makes the arm exact: not followed."""
+    kids = child_list(c)
+    if len(kids) != 3 or "%" in conv.src.text_of(kids[0]) or "%" in render(conv.quiet_expr(kids[0], scope)):
+        return None  # the test itself, or a local it reads (`rest = n % (2 * s)`), takes a remainder
+    return _floor(kids[1], conv, scope, whole, depth + 1) or _floor(kids[2], conv, scope, whole, depth + 1)
+
+
+def _constant_tile(e: Expr) -> Expr:
+    """A tile of constants as its value (``const int BN = 16 * 8``: ``n / 128``)."""
+    if not (isinstance(e, Bin) and e.op == "/") or isinstance(e.right, Num):
+        return e
+    den = expand(e.right)
+    return Bin("/", e.left, Num(constant(den))) if not variable(den) and isinstance(constant(den), int) else e
+
+
+def _inexact_quotient(e: Expr) -> bool:
+    """A division of two integer constants with a remainder."""
+    if not (isinstance(e, Bin) and e.op == "/" and isinstance(e.right, Num)):
+        return False
+    num, den = expand(e.left), e.right.value
+    top = constant(num)
+    return not variable(num) and isinstance(top, int) and isinstance(den, int) and den > 0 and top % den != 0
 
 
 # --- facts from early rejections and from the callers of a launcher -----------------------------

@@ -1,0 +1,221 @@
+"""BC302 on CUDA grids followed through host locals (constants, operators of unresolved types,
+ternaries, a count adjusted after its floor), the facts that do or do not make a floored grid
+exact, and the kernel tiles a floored grid fills."""
+
+from __future__ import annotations
+
+from boundcheck.model import Language
+from tests.checking import findings, line_of
+
+
+def cuda(src: str) -> list[tuple[int, str]]:
+    return findings(src, Language.CUDA)
+
+
+ADD = """\
+__global__ void add(const float* a, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + 1.0f;
+}
+"""
+
+CONSTANT = ADD + """\
+void run(const float* a, float* c) {
+    int n = 50000;
+    int threads = 256;
+    int blocks = (n + threads - 1) / threads;
+    add<<<blocks, threads>>>(a, c, n);
+}
+"""
+
+
+def test_a_floored_grid_over_locals_holding_constants_that_do_not_divide_is_reported():
+    floored = CONSTANT.replace("(n + threads - 1) / threads", "n / threads")
+    assert cuda(floored) == [(line_of(floored, "int blocks ="), "BC302")]
+    assert cuda(CONSTANT) == []
+
+
+def test_a_floored_grid_over_constants_that_divide_is_exact():
+    exact = CONSTANT.replace("(n + threads - 1) / threads", "n / threads").replace("50000", "4096 * 4096")
+    assert cuda(exact) == []
+
+
+# `Int<256>` is a library type the stub does not declare: `n / BN` is a call libclang cannot name
+UNRESOLVED = ADD + """\
+void run(const float* a, float* c, int n, int stride, bool swizzle) {
+    auto BN = Int<256>{};
+    int bx = (n + BN - 1) / BN;
+    int bz = swizzle ? (n + stride - 1) / stride : 1;
+    bx = swizzle ? (bx + bz - 1) / bz : bx;
+    dim3 grid(bx, 1, bz);
+    add<<<grid, 256>>>(a, c, n);
+}
+"""
+
+
+def test_a_floored_grid_written_with_an_operand_of_unresolved_type_is_reported():
+    floored = UNRESOLVED.replace("int bx = (n + BN - 1) / BN", "int bx = n / BN")
+    assert (line_of(floored, "int bx ="), "BC302") in cuda(floored)
+    assert not [f for f in cuda(UNRESOLVED) if f[1] == "BC302"]
+
+
+def test_a_floored_arm_of_a_ternary_grid_is_reported():
+    floored = UNRESOLVED.replace("(n + stride - 1) / stride", "n / stride")
+    assert (line_of(floored, "int bz ="), "BC302") in cuda(floored)
+
+
+def test_a_ternary_that_tests_the_remainder_is_the_ceiling():
+    src = ADD + """\
+void run(const float* a, float* c, int n) {
+    int blocks = n % 256 == 0 ? n / 256 : n / 256 + 1;
+    add<<<blocks, 256>>>(a, c, n);
+}
+"""
+    assert cuda(src) == []
+
+
+def test_a_count_incremented_after_its_floor_is_the_ceiling_in_two_steps():
+    src = ADD + """\
+void run(const float* a, float* c, int n) {
+    int blocks = n / 256;
+    if (n % 256) blocks++;
+    add<<<blocks, 256>>>(a, c, n);
+}
+void run2(const float* a, float* c, int n) {
+    int blocks = n / 256;
+    if (n % 256 != 0) blocks += 1;
+    dim3 grid(blocks);
+    add<<<grid, 256>>>(a, c, n);
+}
+"""
+    assert cuda(src) == []
+
+
+STATIC = ADD + """\
+#include <assert.h>
+template <int BN>
+void run(const float* a, float* c, int n) {
+    static_assert(BN % 4 == 0, "vector width");
+    assert(n % 4 == 0);
+    dim3 grid((n + BN - 1) / BN);
+    add<<<grid, BN>>>(a, c, n);
+}
+void go(const float* a, float* c, int n) { run<64>(a, c, n); }
+"""
+
+
+def test_a_fact_on_a_part_of_the_tile_does_not_make_the_grid_exact():
+    floored = STATIC.replace("(n + BN - 1) / BN", "n / BN")
+    assert cuda(floored) == [(line_of(floored, "dim3 grid("), "BC302")]
+    assert cuda(STATIC) == []
+
+
+def test_a_fact_on_the_tile_itself_still_makes_the_grid_exact():
+    exact = STATIC.replace("(n + BN - 1) / BN", "n / BN").replace("n % 4 == 0", "n % BN == 0")
+    assert cuda(exact) == []
+
+
+PAIRS = """\
+__global__ void swap_pairs(float* x, unsigned stride) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned pos = 2 * i - (i & (stride - 1));
+    float a = x[pos];
+    float b = x[pos + stride];
+    x[pos] = b;
+    x[pos + stride] = a;
+}
+void run(float* x, unsigned n, unsigned stride) {
+    swap_pairs<<<n / 512, 256>>>(x, stride);
+}
+"""
+
+
+def test_a_floored_grid_fills_the_tiles_of_a_block_that_divides_its_tile():
+    # n / 512 blocks of 256 threads, two elements each: the grid is the defect, once
+    assert cuda(PAIRS) == [(line_of(PAIRS, "<<<n / 512"), "BC302")]
+
+
+def test_a_block_that_does_not_divide_the_grid_tile_leaves_the_kernel_findings():
+    odd = PAIRS.replace("<<<n / 512, 256>>>", "<<<n / 500, 256>>>")
+    codes = [code for _, code in cuda(odd)]
+    assert "BC302" in codes and "BC101" in codes
+
+
+def test_a_ternary_whose_test_reads_a_remainder_held_in_a_local_is_not_followed():
+    # the count of whole segments: n - rest is a multiple of 2 * stride, a multiple of 128
+    src = ADD + """\
+unsigned segments(unsigned n);
+void run(const float* a, float* c, unsigned n, unsigned stride) {
+    unsigned rest = n % (2 * stride);
+    unsigned pairs = rest > stride ? segments(n) : (n - rest) / 128;
+    add<<<pairs, 128>>>(a, c, n);
+}
+"""
+    assert cuda(src) == []
+
+
+def test_kernel_index_arithmetic_on_template_types_is_left_as_measured():
+    src = """\
+template <int B, typename size_type>
+__device__ void body(float* c, const float* a, size_type w) {
+    size_type begin = w * B * blockIdx.y;
+    for (size_type k = begin; k <= begin + w - 1; k += B) {
+        c[k + w * threadIdx.y + threadIdx.x] = a[k + w * threadIdx.y + threadIdx.x];
+    }
+}
+extern "C" __global__ void kern(float* c, const float* a, int w) { body<16, int>(c, a, w); }
+"""
+    assert (line_of(src, "c[k + w"), "BC101") in cuda(src)
+
+
+ELSE = ADD + """\
+template <int C, int W>
+void run(const float* a, float* c, int n) {
+    if (n % (C * W) != 0) {
+        int blocks = (n + C * W - 1) / (C * W);
+        add<<<blocks, W * 32>>>(a, c, n);
+    } else {
+        int blocks = n / C / W;
+        add<<<blocks, W * 32>>>(a, c, n);
+    }
+}
+void go(const float* a, float* c, int n) { run<2, 4>(a, c, n); }
+"""
+
+
+def test_the_else_of_a_remainder_test_makes_a_grid_divided_twice_exact():
+    assert cuda(ELSE) == []
+
+
+def test_a_grid_divided_twice_without_the_test_is_reported():
+    floored = ELSE.replace("if (n % (C * W) != 0)", "if (n > 4096)")
+    assert cuda(floored) == [(line_of(floored, "int blocks = n / C / W"), "BC302")]
+
+
+def test_a_tile_written_as_a_product_of_constants_is_its_value():
+    src = ADD + """\
+#include <assert.h>
+void run(const float* a, float* c, int n) {
+    const int BN = 16 * 8;
+    static_assert(BN % 4 == 0, "vector width");
+    assert(n % 4 == 0);
+    dim3 grid(n / BN);
+    add<<<grid, 128>>>(a, c, n);
+}
+"""
+    assert cuda(src) == [(line_of(src, "dim3 grid("), "BC302")]
+    assert cuda(src.replace("n % 4 == 0", "n % 128 == 0")) == []
+
+
+def test_a_grid_local_is_read_at_the_launch_not_at_its_declaration():
+    src = ADD + """\
+void run(const float* a, float* c, int n, int m) {
+    int blocks = n / 256;
+    add<<<blocks, 256>>>(a, c, n);
+    blocks = (m + 255) / 256;
+    add<<<blocks, 256>>>(a, c, m);
+    blocks = m / 128;
+    add<<<blocks, 128>>>(a, c, m);
+}
+"""
+    assert cuda(src) == [(line_of(src, "int blocks = n / 256"), "BC302"), (line_of(src, "blocks = m / 128"), "BC302")]
