@@ -444,11 +444,17 @@ class KernelAnalyser:
             while isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitAnd):
                 facts += self._branch_facts(left.left, True)
                 left = left.right
-            if not _is_zero(right):
+            if not _is_zero(right) and not self._positional(left) and not self._positional(right):
                 a, b = self.text(left), self.text(right)
                 facts += [Divisibility(a, b, "branch condition"), Divisibility(b, a, "branch condition")]
             return facts
         return []
+
+    def _positional(self, node: ast.expr) -> bool:
+        """A program id, loop position or lane (``elif pid == E:``): equal to an extent, it names
+        which program runs the branch, not a tile that spans the extent."""
+        expr = self.ev(node).expr
+        return expr is not None and bool(sy.kinds(expr) & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE})
 
     def _header(self, stmt: ast.stmt, last: ast.AST) -> Span:
         start, end = self.span(stmt), self.span(last)
@@ -484,7 +490,8 @@ class KernelAnalyser:
         walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
             if stop_expr is not None and trip is None else None
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None or _below_own_tile(stop_expr, step),
-                    stmt.end_lineno or stmt.lineno, walks_tail=_walks_tail(stop, step, start),
+                    stmt.end_lineno or stmt.lineno,
+                    walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
                     walks=walks)
         self.loops.append(loop)
         var_expr = None
@@ -495,6 +502,21 @@ class KernelAnalyser:
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
         if compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
+
+    def _steps_to_constexpr_extent(self, stop: Val | None, step: Val | None, start: Val | None) -> bool:
+        """``range(0, N, BLOCK_N)`` with N a ``tl.constexpr`` parameter of the kernel (a vocabulary
+        or row length compiled per value): where N is no multiple of the step the last tile is
+        partial, as with a runtime N. Not where N is itself a tile size (``range(0, BLOCK_K, 16)``)
+        or every launch passes a number written in the code."""
+        if stop is None or step is None or start is None or not isinstance(stop.expr, sy.Sym) \
+                or stop.expr.kind is not sy.Kind.CONST:
+            return False
+        if not (isinstance(start.expr, sy.Num) and start.expr.value == 0):
+            return False
+        name = stop.expr.name
+        kernel = self.ctx.jit.get(self.root)
+        params = {a.arg for a in [*kernel.args.args, *kernel.args.kwonlyargs]} if kernel is not None else set()
+        return name in params and name not in self._tile_sizes() and not self._fixed_at_launches(name)
 
     def _floor_over_tiles(self, loop: Loop, trip: FloorDiv, body: list[_Pending]) -> None:
         """``range(V // BV)`` with V a compile-time parameter (it still varies across launches) is a
@@ -908,7 +930,8 @@ class KernelAnalyser:
         parts = sy.dims_of(ptr.expr, span, self.loop_of)
         dims = tuple(p.dim for p in parts)
         self._note_offset_tiles(ptr.expr, parts)
-        guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None]
+        guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
+                               and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
         opaque = False
         mask_node = given.get("mask")
@@ -1051,6 +1074,12 @@ class KernelAnalyser:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+
+
+def _clamp(bound: Bound) -> bool:
+    """``min(offs, n - 1)``: safe to read, but a write through it lands the lanes past the end on
+    the last element, over the value its own lane writes there."""
+    return bound.wrap and bound.op == "<="
 
 
 def _swap_order(order: list[ast.expr]) -> bool:

@@ -1,0 +1,127 @@
+"""Tiled Triton accesses the frontend used to see as safe: loops stepped up to a compile-time
+extent, clamped writes, and branches selected by a program id. Each unsafe kernel is paired with
+its guarded twin, and the rule code and line are asserted."""
+
+from __future__ import annotations
+
+from tests.checking import findings, line_of
+
+# A row of N (a vocabulary, compiled per value) walked in tiles of BLOCK_N: the last is partial.
+# The masked zero fill of skipped rows is no peeled tail of the other loop.
+CONSTEXPR_ROW = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_rows(x_ptr, y_ptr, skip_ptr, stride, N: tl.constexpr, BLOCK_N: tl.constexpr):
+    row = tl.program_id(0)
+    y_ptr += row * stride
+    if tl.load(skip_ptr + row) != 0:
+        for start in range(0, N, BLOCK_N):
+            cols = start + tl.arange(0, BLOCK_N)
+            tl.store(y_ptr + cols, 0.0, mask=cols < N)
+        return
+    for start in range(0, N, BLOCK_N):
+        cols = start + tl.arange(0, BLOCK_N)
+        x = tl.load(x_ptr + row * stride + cols, mask=cols < N, other=0.0)
+        tl.store(y_ptr + cols, x * 2.0{mask})
+"""
+
+
+def test_a_loop_stepped_up_to_a_constexpr_extent_runs_the_partial_tile() -> None:
+    src = CONSTEXPR_ROW.format(mask="")
+    assert findings(src) == [(line_of(src, "x * 2.0"), "BC102")]
+
+
+def test_the_masked_write_in_that_loop_is_safe() -> None:
+    assert findings(CONSTEXPR_ROW.format(mask=", mask=cols < N")) == []
+
+
+def test_a_constexpr_extent_passed_as_a_number_at_every_launch_is_the_authors_size() -> None:
+    """Every launch passes N=4096: the author chose a size of whole tiles and peeled nothing."""
+    src = CONSTEXPR_ROW.format(mask="") + """
+
+def launch(x, y, skip):
+    scale_rows[(x.shape[0],)](x, y, skip, x.stride(0), N=4096, BLOCK_N=1024)
+"""
+    assert findings(src) == []
+
+
+# Lanes past the end are clamped onto the last row: fine for a read, not for a write.
+CLAMPED = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def clamped(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    safe = tl.minimum(offs, n - 1)
+    x = tl.load(x_ptr + safe)
+    acc = tl.where(offs < n, x * 2.0, 0.0)
+    tl.store(y_ptr + safe, acc{mask})
+"""
+
+
+def test_a_write_through_a_clamped_index_is_unguarded() -> None:
+    src = CLAMPED.format(mask="")
+    assert findings(src) == [(line_of(src, "tl.store"), "BC102")]
+
+
+def test_a_masked_write_through_a_clamped_index_is_safe() -> None:
+    assert findings(CLAMPED.format(mask=", mask=offs < n")) == []
+
+
+def test_a_read_through_a_clamped_index_stays_safe() -> None:
+    src = CLAMPED.format(mask=", mask=offs < n").replace("tl.load(x_ptr + safe)", "tl.load(x_ptr + safe) + 1.0")
+    assert findings(src) == []
+
+
+# One extra program (pid == E) scans the E counters in tiles: the test names the program, it
+# does not make E a multiple of the tile.
+EXTRA_PROGRAM = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def offsets(counts_ptr, offs_ptr, E: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid == E:
+        total = 0
+        for start in tl.static_range(0, E, BLOCK):
+            offs = start + tl.arange(0, BLOCK)
+            c = tl.load(counts_ptr + offs, mask=offs < E, other=0)
+            tl.store(offs_ptr + offs, tl.cumsum(c, 0) - c + total{mask})
+            total += tl.sum(c, 0)
+"""
+
+
+def test_a_branch_on_a_program_id_equal_to_an_extent_is_no_divisibility() -> None:
+    src = EXTRA_PROGRAM.format(mask="")
+    assert findings(src) == [(line_of(src, "tl.store"), "BC102")]
+
+
+def test_the_masked_scan_of_the_extra_program_is_safe() -> None:
+    assert findings(EXTRA_PROGRAM.format(mask=", mask=offs < E")) == []
+
+
+def test_a_branch_on_an_extent_equal_to_the_tile_is_still_a_contract() -> None:
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def one_tile(x_ptr, y_ptr, d, BLOCK_D: tl.constexpr):
+    pid = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_D)
+    if d == BLOCK_D:
+        tl.store(y_ptr + pid * d + cols, tl.load(x_ptr + pid * d + cols))
+    else:
+        tl.store(y_ptr + pid * d + cols, tl.load(x_ptr + pid * d + cols, mask=cols < d, other=0.0),
+                 mask=cols < d)
+"""
+    assert findings(src) == []
