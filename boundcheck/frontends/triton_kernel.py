@@ -980,6 +980,8 @@ class KernelAnalyser:
             ks = sy.kinds(offset)
             tiling = Tiling.PROGRAM if sy.Kind.PROGRAM in ks else Tiling.LOOP if sy.Kind.LOOP in ks else Tiling.WHOLE
             tile = bp.block[axis] if axis < len(bp.block) else None
+            if tiling is Tiling.WHOLE and _counts_tiles(offset, tile):
+                tiling = Tiling.PROGRAM  # i_t * BT with i_t a chunk index loaded per program
             loop = next((self.loop_of[s.name] for s in sy.syms(offset)
                          if s.kind is sy.Kind.LOOP and s.name in self.loop_of), None)
             dims.append(Dim(f"block:{bp.base}:{axis}", f"{bp.base} axis {axis}", tile, tiling, axis, loop))
@@ -1074,6 +1076,19 @@ class KernelAnalyser:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+
+
+def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
+    """``i_t * BT`` with ``i_t`` read from memory (``tl.load(chunk_indices + …)``): a number of
+    whole tiles of the block's own size, so the block walks that axis in tiles like a program id."""
+    if tile is None:
+        return False
+    for t in sy.variable(sy.expand(offset)):
+        names = [sy.render(f) for f in t.factors]
+        if tile in names and any(isinstance(f, sy.Sym) and f.kind is sy.Kind.OTHER and "load(" in f.name
+                                 for f in t.factors):
+            return True
+    return False
 
 
 def _clamp(bound: Bound) -> bool:

@@ -125,3 +125,38 @@ def one_tile(x_ptr, y_ptr, d, BLOCK_D: tl.constexpr):
                  mask=cols < d)
 """
     assert findings(src) == []
+
+
+# Under IS_VARLEN the chunk index comes from a table; otherwise it is the program id. Either way
+# it numbers tiles of BT along T, and the last may be partial.
+VARLEN_CHUNK = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def cumsum_chunk(g, o, cu_seqlens, chunk_indices, T, H: tl.constexpr, BT: tl.constexpr,
+                 IS_VARLEN: tl.constexpr):
+    i_t, i_bh = tl.program_id(0), tl.program_id(1)
+    i_b, i_h = i_bh // H, i_bh % H
+    if IS_VARLEN:
+        i_n, i_t = tl.load(chunk_indices + i_t * 2).to(tl.int32), tl.load(chunk_indices + i_t * 2 + 1).to(tl.int32)
+        bos, eos = tl.load(cu_seqlens + i_n).to(tl.int64), tl.load(cu_seqlens + i_n + 1).to(tl.int64)
+        T = eos - bos
+    else:
+        bos, eos = i_b * T, i_b * T + T
+    p_g = tl.make_block_ptr(g + bos * H + i_h, (T,), (H,), (i_t * BT,), (BT,), (0,))
+    p_o = tl.make_block_ptr(o + bos * H + i_h, (T,), (H,), (i_t * BT,), (BT,), (0,))
+    b_g = tl.load(p_g, boundary_check=(0,)).to(tl.float32)
+    tl.store(p_o, tl.cumsum(b_g, axis=0){check})
+"""
+
+
+def test_a_chunk_index_loaded_in_one_branch_still_tiles_the_block_pointer() -> None:
+    src = VARLEN_CHUNK.format(check="")
+    assert findings(src) == [(line_of(src, "tl.store(p_o"), "BC102")]
+
+
+def test_the_boundary_checked_store_of_that_chunk_is_safe() -> None:
+    assert findings(VARLEN_CHUNK.format(check=", boundary_check=(0,)")) == []
+
