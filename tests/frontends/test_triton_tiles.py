@@ -160,3 +160,30 @@ def test_a_chunk_index_loaded_in_one_branch_still_tiles_the_block_pointer() -> N
 def test_the_boundary_checked_store_of_that_chunk_is_safe() -> None:
     assert findings(VARLEN_CHUNK.format(check=", boundary_check=(0,)")) == []
 
+
+
+def test_a_host_equality_about_something_the_kernel_is_not_given_is_no_contract() -> None:
+    """``x.ndim == 2`` (with a block size of 2 that divides it) says nothing about ``n``."""
+    src = """\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def diag_sum(x_ptr, out_ptr, n, step, BLOCK: tl.constexpr):
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, n // BLOCK):
+        offs = i * BLOCK + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + offs * step, mask=offs < n, other=0.0)
+    tl.store(out_ptr, tl.sum(acc, axis=0))
+
+
+def trace(x):
+    if x.ndim != 2:
+        raise RuntimeError("trace expects a matrix")
+    out = torch.empty((), device=x.device)
+    diag_sum[(1,)](x, out, min(x.shape), x.stride(0) + x.stride(1), BLOCK=2)
+    return out
+"""
+    assert findings(src) == [(line_of(src, "for i in range"), "BC301")]
