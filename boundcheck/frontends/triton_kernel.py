@@ -500,7 +500,9 @@ class KernelAnalyser:
             var_expr = sy.Bin("+", start.expr, sy.Bin("*", sy.Sym(var, sy.Kind.LOOP), step.expr))
         first = len(self.accesses)
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
-        if compile_time is not None:
+        if compile_time is not None and self._grid_stride_floor(compile_time, self.accesses[first:]):
+            self._set_trip(loop, compile_time)
+        elif compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
 
     def _steps_to_constexpr_extent(self, stop: Val | None, step: Val | None, start: Val | None) -> bool:
@@ -517,6 +519,26 @@ class KernelAnalyser:
         kernel = self.ctx.jit.get(self.root)
         params = {a.arg for a in [*kernel.args.args, *kernel.args.kwonlyargs]} if kernel is not None else set()
         return name in params and name not in self._tile_sizes() and not self._fixed_at_launches(name)
+
+    def _grid_stride_floor(self, trip: FloorDiv, body: list[_Pending]) -> bool:
+        """``range(n // (tl.num_programs(0) * B))`` over rows ``i * stride + pid * B + arange(0, B)``
+        bounded by that n: a grid-stride loop whose floor skips the last rows whenever the
+        compile-time n is no multiple of the stride (it varies across launches)."""
+        factors = sy.tile_factors(trip.tile)
+        if len(factors) != 2 or sum("num_programs" in f for f in factors) != 1:
+            return False
+        tile = next(f for f in factors if "num_programs" not in f)
+        return not self._fixed_at_launches(trip.extent) and any(
+            d.tile == tile and d.tiling is not Tiling.WHOLE and trip.extent in p.extents_of(d.source)
+            for p in body for d in p.dims)
+
+    def _set_trip(self, loop: Loop, trip: FloorDiv) -> None:
+        """The loop's trip count is the floor ``trip`` (BC301), wherever the loop is referenced."""
+        counted = replace(loop, trip=trip, full_tiles=True)
+        self.loops[next(i for i, lp in enumerate(self.loops) if lp is loop)] = counted
+        for name, lp in list(self.loop_of.items()):
+            if lp is loop:
+                self.loop_of[name] = counted
 
     def _floor_over_tiles(self, loop: Loop, trip: FloorDiv, body: list[_Pending]) -> None:
         """``range(V // BV)`` with V a compile-time parameter (it still varies across launches) is a

@@ -187,3 +187,33 @@ def trace(x):
     return out
 """
     assert findings(src) == [(line_of(src, "for i in range"), "BC301")]
+
+
+# A persistent grid-stride loop over row blocks of a compile-time row count.
+GRID_STRIDE = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_scale(x_ptr, y_ptr, stride, n_rows: tl.constexpr, n_cols, BLOCK_M: tl.constexpr,
+              BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    grid_stride = tl.num_programs(0) * BLOCK_M
+    num_iterations = {trips}
+    cols = tl.arange(0, BLOCK_N)
+    for i in range(num_iterations):
+        rows = i * grid_stride + pid * BLOCK_M + tl.arange(0, BLOCK_M)
+        mask = (rows[:, None] < n_rows) & (cols[None, :] < n_cols)
+        x = tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=mask, other=0.0)
+        tl.store(y_ptr + rows[:, None] * stride + cols[None, :], x * 2.0, mask=mask)
+"""
+
+
+def test_a_floor_of_a_constexpr_row_count_by_the_grid_stride_skips_rows() -> None:
+    src = GRID_STRIDE.format(trips="n_rows // grid_stride")
+    assert findings(src) == [(line_of(src, "for i in range"), "BC301")]
+
+
+def test_the_ceiling_grid_stride_loop_is_safe() -> None:
+    assert findings(GRID_STRIDE.format(trips="tl.cdiv(n_rows, grid_stride)")) == []
