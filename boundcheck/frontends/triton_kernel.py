@@ -234,7 +234,13 @@ class KernelAnalyser:
         program- or loop-offset ``arange``; a whole ``arange(0, K)`` may span a compile-time extent."""
         extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
         tiles = self._tile_sizes()
-        return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles)
+        return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles) \
+            or (fact.tile in self._params() and fact.tile not in tiles)  # T % num_householder: two sizes
+
+    def _params(self) -> set[str]:
+        """The parameters of the kernel being analysed (also while inlining its helpers)."""
+        kernel = self.ctx.jit.get(self.root, self.fn)
+        return {a.arg for a in [*kernel.args.args, *kernel.args.kwonlyargs]}
 
     def _tile_sizes(self) -> set[str]:
         """Sizes the kernel cuts an extent into: cdiv divisors, range steps, and the sizes of
@@ -516,9 +522,7 @@ class KernelAnalyser:
         if not (isinstance(start.expr, sy.Num) and start.expr.value == 0):
             return False
         name = stop.expr.name
-        kernel = self.ctx.jit.get(self.root)
-        params = {a.arg for a in [*kernel.args.args, *kernel.args.kwonlyargs]} if kernel is not None else set()
-        return name in params and name not in self._tile_sizes() and not self._fixed_at_launches(name)
+        return name in self._params() and name not in self._tile_sizes() and not self._fixed_at_launches(name)
 
     def _grid_stride_floor(self, trip: FloorDiv, body: list[_Pending]) -> bool:
         """``range(n // (tl.num_programs(0) * B))`` over rows ``i * stride + pid * B + arange(0, B)``

@@ -217,3 +217,30 @@ def test_a_floor_of_a_constexpr_row_count_by_the_grid_stride_skips_rows() -> Non
 
 def test_the_ceiling_grid_stride_loop_is_safe() -> None:
     assert findings(GRID_STRIDE.format(trips="tl.cdiv(n_rows, grid_stride)")) == []
+
+
+def test_a_host_divisibility_by_a_parameter_that_is_no_tile_leaves_the_floor_unguarded() -> None:
+    """``T % G == 0`` (G groups per sequence) says nothing about ``T % BT``."""
+    src = """\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def chunk_sum(x_ptr, out_ptr, T, G: tl.constexpr, BT: tl.constexpr):
+    acc = tl.zeros((BT,), dtype=tl.float32)
+    for i_t in range(T // BT):
+        o_t = i_t * BT + tl.arange(0, BT)
+        acc += tl.load(x_ptr + o_t * G, mask=o_t < T, other=0.0)
+    tl.store(out_ptr, tl.sum(acc, axis=0))
+
+
+def chunk_sum_host(x, groups):
+    T = x.shape[0]
+    assert T % groups == 0, "T must be divisible by the number of groups"
+    out = torch.empty((), device=x.device)
+    chunk_sum[(1,)](x, out, T, G=groups, BT=64)
+    return out
+"""
+    assert findings(src) == [(line_of(src, "for i_t in range"), "BC301")]
