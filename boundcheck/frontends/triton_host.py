@@ -169,6 +169,8 @@ class _Host:
                     self.ctx.host_contracts.setdefault(name, []).append(
                         Divisibility(extent, p, "rounded allocation", pitch=True))
         for f in self.facts:  # the tile must name a kernel parameter; the extent may stay a host shape
+            if f in self.equalities and f.extent not in to_kernel:
+                continue  # `if x.ndim != 2: raise`: an equality of something the kernel is not given
             tiles_named = set(to_kernel.get(f.tile, [f.tile] if f.tile in params else []))
             tiles_named |= _dividing(f.tile, {}, constexpr & set(params), bound, configs)  # n % 128 == 0: 64 too
             for tile in sorted(tiles_named):

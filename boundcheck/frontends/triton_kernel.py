@@ -234,7 +234,13 @@ class KernelAnalyser:
         program- or loop-offset ``arange``; a whole ``arange(0, K)`` may span a compile-time extent."""
         extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
         tiles = self._tile_sizes()
-        return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles)
+        return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles) \
+            or (fact.tile in self._params() and fact.tile not in tiles)  # T % num_householder: two sizes
+
+    def _params(self) -> set[str]:
+        """The parameters of the kernel being analysed (also while inlining its helpers)."""
+        kernel = self.ctx.jit.get(self.root, self.fn)
+        return {a.arg for a in [*kernel.args.args, *kernel.args.kwonlyargs]}
 
     def _tile_sizes(self) -> set[str]:
         """Sizes the kernel cuts an extent into: cdiv divisors, range steps, and the sizes of
@@ -444,11 +450,17 @@ class KernelAnalyser:
             while isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitAnd):
                 facts += self._branch_facts(left.left, True)
                 left = left.right
-            if not _is_zero(right):
+            if not _is_zero(right) and not self._positional(left) and not self._positional(right):
                 a, b = self.text(left), self.text(right)
                 facts += [Divisibility(a, b, "branch condition"), Divisibility(b, a, "branch condition")]
             return facts
         return []
+
+    def _positional(self, node: ast.expr) -> bool:
+        """A program id, loop position or lane (``elif pid == E:``): equal to an extent, it names
+        which program runs the branch, not a tile that spans the extent."""
+        expr = self.ev(node).expr
+        return expr is not None and bool(sy.kinds(expr) & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE})
 
     def _header(self, stmt: ast.stmt, last: ast.AST) -> Span:
         start, end = self.span(stmt), self.span(last)
@@ -484,7 +496,8 @@ class KernelAnalyser:
         walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
             if stop_expr is not None and trip is None else None
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None or _below_own_tile(stop_expr, step),
-                    stmt.end_lineno or stmt.lineno, walks_tail=_walks_tail(stop, step, start),
+                    stmt.end_lineno or stmt.lineno,
+                    walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
                     walks=walks)
         self.loops.append(loop)
         var_expr = None
@@ -493,8 +506,43 @@ class KernelAnalyser:
             var_expr = sy.Bin("+", start.expr, sy.Bin("*", sy.Sym(var, sy.Kind.LOOP), step.expr))
         first = len(self.accesses)
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
-        if compile_time is not None:
+        if compile_time is not None and self._grid_stride_floor(compile_time, self.accesses[first:]):
+            self._set_trip(loop, compile_time)
+        elif compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
+
+    def _steps_to_constexpr_extent(self, stop: Val | None, step: Val | None, start: Val | None) -> bool:
+        """``range(0, N, BLOCK_N)`` with N a ``tl.constexpr`` parameter of the kernel (a vocabulary
+        or row length compiled per value): where N is no multiple of the step the last tile is
+        partial, as with a runtime N. Not where N is itself a tile size (``range(0, BLOCK_K, 16)``)
+        or every launch passes a number written in the code."""
+        if stop is None or step is None or start is None or not isinstance(stop.expr, sy.Sym) \
+                or stop.expr.kind is not sy.Kind.CONST:
+            return False
+        if not (isinstance(start.expr, sy.Num) and start.expr.value == 0):
+            return False
+        name = stop.expr.name
+        return name in self._params() and name not in self._tile_sizes() and not self._fixed_at_launches(name)
+
+    def _grid_stride_floor(self, trip: FloorDiv, body: list[_Pending]) -> bool:
+        """``range(n // (tl.num_programs(0) * B))`` over rows ``i * stride + pid * B + arange(0, B)``
+        bounded by that n: a grid-stride loop whose floor skips the last rows whenever the
+        compile-time n is no multiple of the stride (it varies across launches)."""
+        factors = sy.tile_factors(trip.tile)
+        if len(factors) != 2 or sum("num_programs" in f for f in factors) != 1:
+            return False
+        tile = next(f for f in factors if "num_programs" not in f)
+        return not self._fixed_at_launches(trip.extent) and any(
+            d.tile == tile and d.tiling is not Tiling.WHOLE and trip.extent in p.extents_of(d.source)
+            for p in body for d in p.dims)
+
+    def _set_trip(self, loop: Loop, trip: FloorDiv) -> None:
+        """The loop's trip count is the floor ``trip`` (BC301), wherever the loop is referenced."""
+        counted = replace(loop, trip=trip, full_tiles=True)
+        self.loops[next(i for i, lp in enumerate(self.loops) if lp is loop)] = counted
+        for name, lp in list(self.loop_of.items()):
+            if lp is loop:
+                self.loop_of[name] = counted
 
     def _floor_over_tiles(self, loop: Loop, trip: FloorDiv, body: list[_Pending]) -> None:
         """``range(V // BV)`` with V a compile-time parameter (it still varies across launches) is a
@@ -908,7 +956,8 @@ class KernelAnalyser:
         parts = sy.dims_of(ptr.expr, span, self.loop_of)
         dims = tuple(p.dim for p in parts)
         self._note_offset_tiles(ptr.expr, parts)
-        guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None]
+        guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
+                               and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
         opaque = False
         mask_node = given.get("mask")
@@ -957,6 +1006,8 @@ class KernelAnalyser:
             ks = sy.kinds(offset)
             tiling = Tiling.PROGRAM if sy.Kind.PROGRAM in ks else Tiling.LOOP if sy.Kind.LOOP in ks else Tiling.WHOLE
             tile = bp.block[axis] if axis < len(bp.block) else None
+            if tiling is Tiling.WHOLE and _counts_tiles(offset, tile):
+                tiling = Tiling.PROGRAM  # i_t * BT with i_t a chunk index loaded per program
             loop = next((self.loop_of[s.name] for s in sy.syms(offset)
                          if s.kind is sy.Kind.LOOP and s.name in self.loop_of), None)
             dims.append(Dim(f"block:{bp.base}:{axis}", f"{bp.base} axis {axis}", tile, tiling, axis, loop))
@@ -1051,6 +1102,25 @@ class KernelAnalyser:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+
+
+def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
+    """``i_t * BT`` with ``i_t`` read from memory (``tl.load(chunk_indices + …)``): a number of
+    whole tiles of the block's own size, so the block walks that axis in tiles like a program id."""
+    if tile is None:
+        return False
+    for t in sy.variable(sy.expand(offset)):
+        names = [sy.render(f) for f in t.factors]
+        if tile in names and any(isinstance(f, sy.Sym) and f.kind is sy.Kind.OTHER and "load(" in f.name
+                                 for f in t.factors):
+            return True
+    return False
+
+
+def _clamp(bound: Bound) -> bool:
+    """``min(offs, n - 1)``: safe to read, but a write through it lands the lanes past the end on
+    the last element, over the value its own lane writes there."""
+    return bound.wrap and bound.op == "<="
 
 
 def _swap_order(order: list[ast.expr]) -> bool:
