@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 import re
+import types
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, evaluate, first, last, unary_op
+from boundcheck.frontends.cuda_parse import Source, arguments, binary_op, child_list, evaluate, first, last, unary_op
 from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym
 
 K = ci.CursorKind
@@ -74,8 +76,29 @@ class Scope:
         return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts))
 
 
+class _Hook:
+    """A converter's callback held weakly where it is a bound method: the kernel walker owns its
+    converter and sets its own methods as the hooks, and that reference cycle would keep every
+    cursor (and so the translation unit) of a file alive until the next full collection."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_hook_" + name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Callable | None:
+        ref = obj.__dict__.get(self.slot) if obj is not None else None
+        return ref() if ref is not None else None
+
+    def __set__(self, obj: object, fn: Callable | None) -> None:
+        obj.__dict__[self.slot] = weakref.WeakMethod(fn) if isinstance(fn, types.MethodType) else \
+            (lambda: fn) if fn is not None else None
+
+
 class Converter:
     """Shared by kernels and host code; ``on_read`` lets the kernel walker record accesses."""
+
+    on_subscript = _Hook()
+    on_conditional = _Hook()
+    on_helper_call = _Hook()
 
     def __init__(self, src: Source, macros: set[str], helpers: dict[str, ci.Cursor]) -> None:
         self.src, self.macros, self.helpers = src, macros, helpers
@@ -87,6 +110,8 @@ class Converter:
     # --- names -------------------------------------------------------------------------------
     def macro_name(self, c: ci.Cursor) -> str | None:
         """The object-like macro this cursor is the whole expansion of, if any."""
+        if not self.macros:
+            return None
         start = first(c)
         tok = self.src.token_at(start.offset) if start.file is not None else None
         if tok is None or tok.text not in self.macros:
@@ -180,7 +205,7 @@ class Converter:
         group = _group_index(c)
         if group is not None:
             return group
-        arg_cursors = list(c.get_arguments())
+        arg_cursors = arguments(c)
         if not arg_cursors:  # constructors and dependent calls: read what they contain
             self.visit_children(c, scope)
         args = [self.expr(a, scope) for a in arg_cursors]
@@ -247,7 +272,7 @@ class Converter:
             ret = returned_expr(self.helpers[c.spelling])
             if ret is None:
                 return []
-            args = [self.expr(a, scope) for a in c.get_arguments()]
+            args = [self.expr(a, scope) for a in arguments(c)]
             self._depth += 1
             try:
                 return self._atoms(ret, self.helper_scope(self.helpers[c.spelling], args, scope), negated)
@@ -377,6 +402,6 @@ def const_value(c: ci.Cursor, src: Source, macros: set[str]) -> float | None:
     if c.kind == K.CALL_EXPR and c.spelling in ("__builtin_huge_valf", "__builtin_inff"):
         return math.inf
     if c.kind == K.CALL_EXPR and c.spelling in ("__float2half", "__float2bfloat16", "half", "__half"):
-        args = list(c.get_arguments())
+        args = arguments(c)
         return const_value(args[0], src, macros) if args else None
     return None
