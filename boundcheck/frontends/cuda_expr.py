@@ -31,6 +31,8 @@ _INT_TYPES = {ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.U
               ci.TypeKind.SCHAR}
 _CALL_NAMES = {"min": "min", "max": "max", "fminf": "min", "fmaxf": "max", "fmin": "min", "fmax": "max",
                "umin": "min", "umax": "max"}
+# what an object-like macro's whole expansion reads as its name (``TILE``, ``(BM * BK)``)
+_MACRO_KINDS = {K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.BINARY_OPERATOR, K.UNARY_OPERATOR, K.PAREN_EXPR}
 # -FLT_MAX is treated as -inf: max(-FLT_MAX, x) == x for every finite x, which is what real
 # kernels rely on; flagging it as "not the identity of max" would be noise.
 _LIMIT_MACROS = {"FLT_MAX": math.inf, "DBL_MAX": math.inf, "INFINITY": math.inf, "CUDART_INF_F": math.inf,
@@ -137,11 +139,10 @@ class Converter:
     # --- expressions -------------------------------------------------------------------------
     def expr(self, c: ci.Cursor, scope: Scope) -> Expr:
         c = strip(c)
-        macro = self.macro_name(c)
-        if macro is not None and c.kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.BINARY_OPERATOR,
-                                            K.UNARY_OPERATOR, K.PAREN_EXPR):
-            return Sym(macro, Kind.CONST)
         kind = c.kind
+        macro = self.macro_name(c) if kind in _MACRO_KINDS else None
+        if macro is not None:
+            return Sym(macro, Kind.CONST)
         if kind == K.INTEGER_LITERAL or kind == K.FLOATING_LITERAL:
             v = literal(c, self.src)
             return Num(v) if v is not None else Sym("?", Kind.OTHER)

@@ -1261,19 +1261,16 @@ def _assignments_below(c: ci.Cursor) -> list[ci.Cursor]:
     """The assignments strictly inside ``c``. Cached per cursor and built bottom-up, so nested
     loops (each asking for its body's) cost one walk in all; a cursor never lists itself, as
     that reference cycle would keep the whole translation unit alive until a full collection."""
-    try:
-        return c._bc_below
-    except AttributeError:
-        pass
-    stack: list[tuple[ci.Cursor, bool]] = [(c, False)]
-    while stack:
-        node, done = stack.pop()
-        if hasattr(node, "_bc_below"):
-            continue
-        if not done:
-            stack.append((node, True))
-            stack.extend((k, False) for k in child_list(node))
-            continue
+    below = getattr(c, "_bc_below", None)
+    if below is not None:
+        return below
+    order, stack = [], [c]
+    while stack:  # pre-order, not entering subtrees already done: reversed, children come first
+        node = stack.pop()
+        if getattr(node, "_bc_below", None) is None:
+            order.append(node)
+            stack += child_list(node)
+    for node in reversed(order):
         node._bc_below = [a for k in child_list(node)
                           for a in ([k, *k._bc_below] if _is_assignment(k) else k._bc_below)]
     return c._bc_below

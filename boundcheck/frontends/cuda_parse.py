@@ -104,8 +104,31 @@ class Node(ci.Cursor):
         return ci.CursorKind.from_id(self._kind_id)
 
     @_Once
-    def spelling(self) -> str:
-        return ci.conf.lib.clang_getCursorSpelling(self)
+    def spelling(self) -> str | None:
+        get, text, dispose = _spelling_functions()
+        s = get(self)
+        try:
+            value = text(s)
+            return None if value is None else value.decode("utf8")
+        finally:
+            dispose(s)
+
+
+class _String(ctypes.Structure):
+    """libclang's CXString, freed by the caller at once (the bindings' one is freed in ``__del__``,
+    a Python-level finaliser per string)."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("flags", ctypes.c_uint)]
+
+
+@lru_cache(maxsize=1)
+def _spelling_functions() -> tuple[object, object, object]:
+    # their own function objects (the bindings' ones convert through CXString objects), without
+    # argument types: each takes one structure by value
+    lib = ci.conf.lib
+    get, text, dispose = (lib["clang_getCursorSpelling"], lib["clang_getCString"], lib["clang_disposeString"])
+    get.restype, text.restype, dispose.restype = _String, ctypes.c_char_p, None
+    return get, text, dispose
 
 
 def _collect(child: Node, _parent: ci.Cursor, out: list[Node]) -> int:
@@ -119,8 +142,10 @@ _COLLECT = _VISITOR(_collect)  # one callback for every visit: making one per ca
 
 @lru_cache(maxsize=1)
 def _visit_children() -> object:
-    fn = ci.conf.lib["clang_visitChildren"]  # its own function object: the bindings' one takes their callback type
-    fn.argtypes, fn.restype = [ci.Cursor, _VISITOR, ctypes.py_object], ctypes.c_uint
+    # its own function object (the bindings' one takes their callback type), without argument
+    # types, whose checks cost more than the call: child_list passes (cursor, _COLLECT, py_object)
+    fn = ci.conf.lib["clang_visitChildren"]
+    fn.restype = ctypes.c_uint
     return fn
 
 
@@ -128,12 +153,11 @@ def child_list(c: ci.Cursor) -> list[Node]:
     """A cursor's children, computed once per cursor object: the walkers ask for the same
     children many times, and each libclang visit costs a ctypes callback per child. The list is
     shared; do not mutate it."""
-    try:
-        return c._bc_kids
-    except AttributeError:
-        pass
+    kids = getattr(c, "_bc_kids", None)  # not try/except: a raised AttributeError costs 15 times more
+    if kids is not None:
+        return kids
     out: list[Node] = []
-    _visit_children()(c, _COLLECT, out)
+    _visit_children()(c, _COLLECT, ctypes.py_object(out))
     tu = c._tu
     for child in out:
         child._tu = tu
@@ -160,10 +184,9 @@ def arguments(call: ci.Cursor) -> list[ci.Cursor]:
     children (as in a plain call): what was read of a cursor (children, kind, extent) stays on
     one object instead of being asked of libclang again through a fresh one. Kept on the call;
     do not mutate the list."""
-    try:
-        return call._bc_args
-    except AttributeError:
-        pass
+    args = getattr(call, "_bc_args", None)
+    if args is not None:
+        return args
     args = list(call.get_arguments())
     kids = child_list(call)
     if args and len(args) <= len(kids):
@@ -187,9 +210,10 @@ class Loc(NamedTuple):
 
 @lru_cache(maxsize=1)
 def _instantiation() -> object:
-    fn = ci.conf.lib["clang_getInstantiationLocation"]  # its own function object: file as a plain pointer
-    u = ctypes.POINTER(ctypes.c_uint)
-    fn.argtypes, fn.restype = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p), u, u, u], None
+    # its own function object, without argument types: ctypes' checks of five arguments cost a
+    # third of the call, and _loc passes exactly (location, void**, unsigned*, unsigned*, unsigned*)
+    fn = ci.conf.lib["clang_getInstantiationLocation"]
+    fn.restype = None
     return fn
 
 
@@ -202,20 +226,18 @@ def _loc(at: ci.SourceLocation) -> Loc:
 def first(c: ci.Cursor) -> Loc:
     """Where ``c``'s extent starts, kept on the cursor: a fresh location from libclang would
     recompute its file, line, column and offset on every use."""
-    try:
-        return c._bc_first
-    except AttributeError:
-        c._bc_first = _loc(c.extent.start)
-        return c._bc_first
+    loc = getattr(c, "_bc_first", None)
+    if loc is None:
+        loc = c._bc_first = _loc(c.extent.start)
+    return loc
 
 
 def last(c: ci.Cursor) -> Loc:
     """Where ``c``'s extent ends (see :func:`first`)."""
-    try:
-        return c._bc_last
-    except AttributeError:
-        c._bc_last = _loc(c.extent.end)
-        return c._bc_last
+    loc = getattr(c, "_bc_last", None)
+    if loc is None:
+        loc = c._bc_last = _loc(c.extent.end)
+    return loc
 
 
 def preorder(c: ci.Cursor):
@@ -228,11 +250,19 @@ def preorder(c: ci.Cursor):
 
 
 def binary_op(cursor: ci.Cursor) -> str:
-    return _BINARY.get(_op_functions()[0](cursor), "?")
+    """The operator, asked of libclang once per cursor (the walkers ask again and again)."""
+    op = getattr(cursor, "_bc_binary", None)
+    if op is None:
+        op = cursor._bc_binary = _BINARY.get(_op_functions()[0](cursor), "?")
+    return op
 
 
 def unary_op(cursor: ci.Cursor) -> str:
-    return _UNARY.get(_op_functions()[1](cursor), "?")
+    """See :func:`binary_op`."""
+    op = getattr(cursor, "_bc_unary", None)
+    if op is None:
+        op = cursor._bc_unary = _UNARY.get(_op_functions()[1](cursor), "?")
+    return op
 
 
 class Token(NamedTuple):  # a tuple: made by the thousand, where a frozen dataclass is slow to build

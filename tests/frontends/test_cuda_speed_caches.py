@@ -132,3 +132,15 @@ def test_checking_a_file_leaves_no_cyclic_garbage():
         gc.set_debug(0)
         gc.garbage.clear()
     assert leaked == []
+
+
+def test_operators_are_kept_per_cursor_and_per_question():
+    """A cursor keeps what libclang said of it as a binary and as a unary operator apart: asking
+    the wrong question first does not spoil the right answer."""
+    parsed = parse("k.cu", "__global__ void k(int* a, int n) { a[0] = -n; a[1] += n; }\n", [])
+    nodes = list(preorder(parsed.source.root))
+    neg = next(c for c in nodes if c.kind == K.UNARY_OPERATOR)
+    add = next(c for c in nodes if c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR)
+    assert (cuda_parse.binary_op(neg), cuda_parse.unary_op(neg)) == ("?", "-")
+    assert (cuda_parse.unary_op(add), cuda_parse.binary_op(add)) == ("?", "+=")
+    assert (cuda_parse.binary_op(neg), cuda_parse.binary_op(add)) == ("?", "+=")
