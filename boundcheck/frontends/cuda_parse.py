@@ -4,9 +4,9 @@ kinds the 18.x bindings do not wrap."""
 
 from __future__ import annotations
 
-import atexit
 import ctypes
 import json
+import multiprocessing.util
 import os
 import re
 import shlex
@@ -480,7 +480,9 @@ def _stub_pch(user: tuple[str, ...]) -> str | None:
     be built with): parsing its text again for every file was half of a small file's parse.
     None where it cannot be built; the caller then includes the text."""
     directory = tempfile.mkdtemp(prefix="boundcheck-")
-    atexit.register(shutil.rmtree, directory, True)
+    # removed when this process ends, a pool worker too (whose exit skips atexit); a finaliser
+    # runs only in the process that made it, so a forked worker never removes its parent's
+    multiprocessing.util.Finalize(None, shutil.rmtree, args=(directory, True), exitpriority=0)
     pch = os.path.join(directory, "cuda_stub.pch")
     try:
         tu = _index().parse(STUB_NAME, args=[*BASE_ARGS, *user], unsaved_files=[(STUB_NAME, STUB_HEADER)],

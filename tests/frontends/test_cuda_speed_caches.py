@@ -5,6 +5,10 @@ leaves no reference cycle behind."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
 
 import clang.cindex as ci
 
@@ -144,3 +148,20 @@ def test_operators_are_kept_per_cursor_and_per_question():
     assert (cuda_parse.binary_op(neg), cuda_parse.unary_op(neg)) == ("?", "-")
     assert (cuda_parse.unary_op(add), cuda_parse.binary_op(add)) == ("?", "+=")
     assert (cuda_parse.binary_op(neg), cuda_parse.binary_op(add)) == ("?", "+=")
+
+
+def _worker_pch(_: int) -> str:
+    return cuda_parse._stub_pch(("-DBC_WORKER_TEST",))
+
+
+def test_precompiled_stub_is_removed_when_its_process_ends():
+    """A pool worker's exit skips atexit: its stub must still go, and never its parent's."""
+    mine = cuda_parse._stub_pch(())
+    with ProcessPoolExecutor(2) as pool:
+        theirs = set(pool.map(_worker_pch, range(4)))
+    assert theirs and not any(os.path.exists(p) for p in theirs)
+    assert os.path.exists(mine)
+    code = "from boundcheck.frontends import cuda_parse; print(cuda_parse._stub_pch(()))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert out.stdout.strip().endswith(".pch") and not os.path.exists(out.stdout.strip())
