@@ -67,7 +67,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")}
-    fns = _functions(parsed.tu.cursor)
+    fns = _functions(parsed.source.root)
     helpers: dict[str, ci.Cursor] = {}
     for f in fns:  # a host launcher may share its device helper's name (`adamw_update`): keep the helper
         if not _is_kernel(f) and (f.spelling not in helpers or _is_device(f)):
@@ -75,7 +75,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     conv = Converter(src, macros, helpers)
     conv.dependent_operators = True  # this converter reads host code only
     file_contracts: list[Divisibility] = []
-    for c in child_list(parsed.tu.cursor):
+    for c in child_list(parsed.source.root):
         if c.kind == K.STATIC_ASSERT and in_main_file(c):
             kids = list(child_list(c))
             if kids:

@@ -10,12 +10,23 @@ from __future__ import annotations
 
 import math
 import re
+import types
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, evaluate, first, last, unary_op
+from boundcheck.frontends.cuda_parse import (
+    Source,
+    arguments,
+    binary_op,
+    child_list,
+    evaluate,
+    first,
+    last,
+    unary_op,
+)
 from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, render, syms
 
 K = ci.CursorKind
@@ -29,6 +40,8 @@ _INT_TYPES = {ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.U
               ci.TypeKind.SCHAR}
 _CALL_NAMES = {"min": "min", "max": "max", "fminf": "min", "fmaxf": "max", "fmin": "min", "fmax": "max",
                "umin": "min", "umax": "max"}
+# what an object-like macro's whole expansion reads as its name (``TILE``, ``(BM * BK)``)
+_MACRO_KINDS = {K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.BINARY_OPERATOR, K.UNARY_OPERATOR, K.PAREN_EXPR}
 # -FLT_MAX is treated as -inf: max(-FLT_MAX, x) == x for every finite x, which is what real
 # kernels rely on; flagging it as "not the identity of max" would be noise.
 _LIMIT_MACROS = {"FLT_MAX": math.inf, "DBL_MAX": math.inf, "INFINITY": math.inf, "CUDART_INF_F": math.inf,
@@ -74,8 +87,29 @@ class Scope:
         return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts))
 
 
+class _Hook:
+    """A converter's callback held weakly where it is a bound method: the kernel walker owns its
+    converter and sets its own methods as the hooks, and that reference cycle would keep every
+    cursor (and so the translation unit) of a file alive until the next full collection."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = "_hook_" + name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Callable | None:
+        ref = obj.__dict__.get(self.slot) if obj is not None else None
+        return ref() if ref is not None else None
+
+    def __set__(self, obj: object, fn: Callable | None) -> None:
+        obj.__dict__[self.slot] = weakref.WeakMethod(fn) if isinstance(fn, types.MethodType) else \
+            (lambda: fn) if fn is not None else None
+
+
 class Converter:
     """Shared by kernels and host code; ``on_read`` lets the kernel walker record accesses."""
+
+    on_subscript = _Hook()
+    on_conditional = _Hook()
+    on_helper_call = _Hook()
 
     def __init__(self, src: Source, macros: set[str], helpers: dict[str, ci.Cursor]) -> None:
         self.src, self.macros, self.helpers = src, macros, helpers
@@ -90,6 +124,8 @@ class Converter:
     # --- names -------------------------------------------------------------------------------
     def macro_name(self, c: ci.Cursor) -> str | None:
         """The object-like macro this cursor is the whole expansion of, if any."""
+        if not self.macros:
+            return None
         start = first(c)
         tok = self.src.token_at(start.offset) if start.file is not None else None
         if tok is None or tok.text not in self.macros:
@@ -115,11 +151,10 @@ class Converter:
     # --- expressions -------------------------------------------------------------------------
     def expr(self, c: ci.Cursor, scope: Scope) -> Expr:
         c = strip(c)
-        macro = self.macro_name(c)
-        if macro is not None and c.kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.BINARY_OPERATOR,
-                                            K.UNARY_OPERATOR, K.PAREN_EXPR):
-            return Sym(macro, Kind.CONST)
         kind = c.kind
+        macro = self.macro_name(c) if kind in _MACRO_KINDS else None
+        if macro is not None:
+            return Sym(macro, Kind.CONST)
         if kind == K.INTEGER_LITERAL or kind == K.FLOATING_LITERAL:
             v = literal(c, self.src)
             return Num(v) if v is not None else Sym("?", Kind.OTHER)
@@ -183,7 +218,7 @@ class Converter:
         group = _group_index(c)
         if group is not None:
             return group
-        arg_cursors = list(c.get_arguments())
+        arg_cursors = arguments(c)
         if not arg_cursors:  # constructors and dependent calls: read what they contain
             self.visit_children(c, scope)
         args = [self.expr(a, scope) for a in arg_cursors]
@@ -263,7 +298,7 @@ class Converter:
             ret = returned_expr(self.helpers[c.spelling])
             if ret is None:
                 return []
-            args = [self.expr(a, scope) for a in c.get_arguments()]
+            args = [self.expr(a, scope) for a in arguments(c)]
             self._depth += 1
             try:
                 return self._atoms(ret, self.helper_scope(self.helpers[c.spelling], args, scope), negated)
@@ -405,6 +440,6 @@ def const_value(c: ci.Cursor, src: Source, macros: set[str]) -> float | None:
     if c.kind == K.CALL_EXPR and c.spelling in ("__builtin_huge_valf", "__builtin_inff"):
         return math.inf
     if c.kind == K.CALL_EXPR and c.spelling in ("__float2half", "__float2bfloat16", "half", "__half"):
-        args = list(c.get_arguments())
+        args = arguments(c)
         return const_value(args[0], src, macros) if args else None
     return None

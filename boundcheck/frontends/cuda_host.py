@@ -535,7 +535,7 @@ def _sites(fn: ci.Cursor, conv: Converter) -> dict[str, list[_Site]]:
     callee, once per file."""
     if conv in _SITES:
         return _SITES[conv]
-    fns = [f for f in _definitions(fn.translation_unit.cursor)
+    fns = [f for f in _definitions(conv.src.root)
            if not any(k.kind in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR) for k in child_list(f))]
     text = conv.src.data
     chunks = [text[first(f).offset:last(f).offset] for f in fns]

@@ -32,7 +32,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
-from boundcheck.frontends.cuda_parse import Source, binary_op, child_list, first, last, preorder, unary_op
+from boundcheck.frontends.cuda_parse import Source, arguments, binary_op, child_list, first, last, preorder, unary_op
 from boundcheck.model import (
     UNKNOWN_PADDING,
     Access,
@@ -1289,26 +1289,33 @@ def _exit_statement(c: ci.Cursor) -> ci.Cursor | None:
 
 
 def _assignments(c: ci.Cursor) -> list[ci.Cursor]:
-    """The assignments and increments in ``c``'s subtree, in source order. Cached per cursor and
-    built bottom-up, so nested loops (each asking for its body's) cost one walk in all."""
-    try:
-        return c._bc_assigns
-    except AttributeError:
-        pass
-    stack: list[tuple[ci.Cursor, bool]] = [(c, False)]
-    while stack:
-        node, done = stack.pop()
-        if hasattr(node, "_bc_assigns"):
-            continue
-        if not done:
-            stack.append((node, True))
-            stack.extend((k, False) for k in child_list(node))
-            continue
-        kind = node.kind
-        own = kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(node) in _ASSIGN \
-            or kind == K.UNARY_OPERATOR and unary_op(node) in ("++", "--", "post++", "post--")
-        node._bc_assigns = ([node] if own else []) + [a for k in child_list(node) for a in k._bc_assigns]
-    return c._bc_assigns
+    """The assignments and increments in ``c``'s subtree, in source order."""
+    return [c, *_assignments_below(c)] if _is_assignment(c) else _assignments_below(c)
+
+
+def _is_assignment(c: ci.Cursor) -> bool:
+    kind = c.kind
+    return kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(c) in _ASSIGN \
+        or kind == K.UNARY_OPERATOR and unary_op(c) in ("++", "--", "post++", "post--")
+
+
+def _assignments_below(c: ci.Cursor) -> list[ci.Cursor]:
+    """The assignments strictly inside ``c``. Cached per cursor and built bottom-up, so nested
+    loops (each asking for its body's) cost one walk in all; a cursor never lists itself, as
+    that reference cycle would keep the whole translation unit alive until a full collection."""
+    below = getattr(c, "_bc_below", None)
+    if below is not None:
+        return below
+    order, stack = [], [c]
+    while stack:  # pre-order, not entering subtrees already done: reversed, children come first
+        node = stack.pop()
+        if getattr(node, "_bc_below", None) is None:
+            order.append(node)
+            stack += child_list(node)
+    for node in reversed(order):
+        node._bc_below = [a for k in child_list(node)
+                          for a in ([k, *k._bc_below] if _is_assignment(k) else k._bc_below)]
+    return c._bc_below
 
 
 def _assigned_names(c: ci.Cursor) -> set[str]:
@@ -1324,7 +1331,7 @@ def _assigned_names(c: ci.Cursor) -> set[str]:
 def _arguments(call: ci.Cursor) -> list[ci.Cursor]:
     """A call's arguments, also of a call a dependent template argument leaves unresolved (whose
     children are the callee's reference and then the arguments)."""
-    args = list(call.get_arguments())
+    args = arguments(call)
     if args or call.spelling:
         return args
     return children(call)[1:]
@@ -1376,7 +1383,7 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str) -> li
 def assume_comments(src: Source, fn: ci.Cursor) -> list[Divisibility]:
     """``// boundcheck: assume K % TILE == 0`` inside the kernel or on the lines just above it."""
     start, end = first(fn).line, last(fn).line
-    lines = src.text.splitlines()
+    lines = src.lines
     out = []
     top = start - 1
     while top > 0 and lines[top - 1].strip().startswith(("//", "template", "__launch_bounds__")):

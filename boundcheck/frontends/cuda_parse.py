@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import ctypes
 import json
+import multiprocessing.util
 import os
 import re
 import shlex
+import shutil
+import tempfile
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import clang.cindex as ci
 
@@ -21,7 +25,7 @@ from boundcheck.model import Span
 MISSING_DIR = "/__boundcheck__/missing"
 BASE_ARGS = [
     "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
-    "--cuda-path=/nonexistent", "-nostdinc", "-w", "-ferror-limit=0", "-include", STUB_NAME,
+    "--cuda-path=/nonexistent", "-nostdinc", "-w", "-ferror-limit=0",
 ]
 MAX_REPARSES = 6
 MAX_SCANNED = 64
@@ -37,7 +41,7 @@ _UNARY = {1: "post++", 2: "post--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8:
 
 @lru_cache(maxsize=1)
 def _index() -> ci.Index:
-    return ci.Index.create()
+    return ci.Index.create(excludeDecls=True)
 
 
 @lru_cache(maxsize=1)
@@ -76,23 +80,87 @@ def evaluate(cursor: ci.Cursor) -> int | float | None:
         dispose(result)
 
 
-def child_list(c: ci.Cursor) -> list[ci.Cursor]:
+class _Once:
+    """A value computed on first use and kept in the instance (no lock, unlike
+    ``functools.cached_property`` on Python 3.11)."""
+
+    def __init__(self, fn) -> None:
+        self.fn, self.name = fn, fn.__name__
+
+    def __get__(self, obj: object, owner: type | None = None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
+class Node(ci.Cursor):
+    """A cursor met as some cursor's child, with its kind and spelling read once: the bindings
+    look the kind up anew on every use (a class method and a bounds check), and the walkers ask
+    for it millions of times per corpus."""
+
+    @_Once
+    def kind(self) -> ci.CursorKind:
+        return ci.CursorKind.from_id(self._kind_id)
+
+    @_Once
+    def spelling(self) -> str | None:
+        get, text, dispose = _spelling_functions()
+        s = get(self)
+        try:
+            value = text(s)
+            return None if value is None else value.decode("utf8")
+        finally:
+            dispose(s)
+
+
+class _String(ctypes.Structure):
+    """libclang's CXString, freed by the caller at once (the bindings' one is freed in ``__del__``,
+    a Python-level finaliser per string)."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("flags", ctypes.c_uint)]
+
+
+@lru_cache(maxsize=1)
+def _spelling_functions() -> tuple[object, object, object]:
+    # their own function objects (the bindings' ones convert through CXString objects), without
+    # argument types: each takes one structure by value
+    lib = ci.conf.lib
+    get, text, dispose = (lib["clang_getCursorSpelling"], lib["clang_getCString"], lib["clang_disposeString"])
+    get.restype, text.restype, dispose.restype = _String, ctypes.c_char_p, None
+    return get, text, dispose
+
+
+def _collect(child: Node, _parent: ci.Cursor, out: list[Node]) -> int:
+    out.append(child)
+    return 1  # CXChildVisit_Continue
+
+
+_VISITOR = ctypes.CFUNCTYPE(ctypes.c_int, Node, ci.Cursor, ctypes.py_object)
+_COLLECT = _VISITOR(_collect)  # one callback for every visit: making one per call cost a third
+
+
+@lru_cache(maxsize=1)
+def _visit_children() -> object:
+    # its own function object (the bindings' one takes their callback type), without argument
+    # types, whose checks cost more than the call: child_list passes (cursor, _COLLECT, py_object)
+    fn = ci.conf.lib["clang_visitChildren"]
+    fn.restype = ctypes.c_uint
+    return fn
+
+
+def child_list(c: ci.Cursor) -> list[Node]:
     """A cursor's children, computed once per cursor object: the walkers ask for the same
     children many times, and each libclang visit costs a ctypes callback per child. The list is
     shared; do not mutate it."""
-    try:
-        return c._bc_kids
-    except AttributeError:
-        pass
-    out: list[ci.Cursor] = []
+    kids = getattr(c, "_bc_kids", None)  # not try/except: a raised AttributeError costs 15 times more
+    if kids is not None:
+        return kids
+    out: list[Node] = []
+    _visit_children()(c, _COLLECT, ctypes.py_object(out))
     tu = c._tu
-
-    def visit(child: ci.Cursor, _parent: ci.Cursor, _data: object) -> int:
+    for child in out:
         child._tu = tu
-        out.append(child)
-        return 1  # CXChildVisit_Continue
-
-    ci.conf.lib.clang_visitChildren(c, ci.callbacks["cursor_visit"](visit), out)
     c._bc_kids = out
     return out
 
@@ -111,23 +179,65 @@ def in_main_file(c: ci.Cursor) -> bool:
     return bool(_from_main_file()(c.location))
 
 
-def first(c: ci.Cursor) -> ci.SourceLocation:
+def arguments(call: ci.Cursor) -> list[ci.Cursor]:
+    """A call's arguments, as the cursor objects :func:`child_list` gives where they are its last
+    children (as in a plain call): what was read of a cursor (children, kind, extent) stays on
+    one object instead of being asked of libclang again through a fresh one. Kept on the call;
+    do not mutate the list."""
+    args = getattr(call, "_bc_args", None)
+    if args is not None:
+        return args
+    args = list(call.get_arguments())
+    kids = child_list(call)
+    if args and len(args) <= len(kids):
+        tail = kids[len(kids) - len(args):]
+        if all(k == a for k, a in zip(tail, args)):
+            args = tail
+    call._bc_args = args
+    return args
+
+
+class Loc(NamedTuple):
+    """A source location read once, in one libclang call (the bindings' properties make a file
+    object and three integers per location). ``file`` is libclang's handle, None outside any
+    file."""
+
+    file: int | None
+    line: int
+    column: int
+    offset: int
+
+
+@lru_cache(maxsize=1)
+def _instantiation() -> object:
+    # its own function object, without argument types: ctypes' checks of five arguments cost a
+    # third of the call, and _loc passes exactly (location, void**, unsigned*, unsigned*, unsigned*)
+    fn = ci.conf.lib["clang_getInstantiationLocation"]
+    fn.restype = None
+    return fn
+
+
+def _loc(at: ci.SourceLocation) -> Loc:
+    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    _instantiation()(at, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
+    return Loc(f.value, line.value, col.value, off.value)
+
+
+def first(c: ci.Cursor) -> Loc:
     """Where ``c``'s extent starts, kept on the cursor: a fresh location from libclang would
     recompute its file, line, column and offset on every use."""
-    try:
-        return c._bc_first
-    except AttributeError:
-        c._bc_first = c.extent.start
-        return c._bc_first
+    loc = getattr(c, "_bc_first", None)
+    if loc is None:
+        loc = c._bc_first = _loc(c.extent.start)
+    return loc
 
 
-def last(c: ci.Cursor) -> ci.SourceLocation:
+def last(c: ci.Cursor) -> Loc:
     """Where ``c``'s extent ends (see :func:`first`)."""
-    try:
-        return c._bc_last
-    except AttributeError:
-        c._bc_last = c.extent.end
-        return c._bc_last
+    loc = getattr(c, "_bc_last", None)
+    if loc is None:
+        loc = c._bc_last = _loc(c.extent.end)
+    return loc
 
 
 def preorder(c: ci.Cursor):
@@ -140,15 +250,22 @@ def preorder(c: ci.Cursor):
 
 
 def binary_op(cursor: ci.Cursor) -> str:
-    return _BINARY.get(_op_functions()[0](cursor), "?")
+    """The operator, asked of libclang once per cursor (the walkers ask again and again)."""
+    op = getattr(cursor, "_bc_binary", None)
+    if op is None:
+        op = cursor._bc_binary = _BINARY.get(_op_functions()[0](cursor), "?")
+    return op
 
 
 def unary_op(cursor: ci.Cursor) -> str:
-    return _UNARY.get(_op_functions()[1](cursor), "?")
+    """See :func:`binary_op`."""
+    op = getattr(cursor, "_bc_unary", None)
+    if op is None:
+        op = cursor._bc_unary = _UNARY.get(_op_functions()[1](cursor), "?")
+    return op
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):  # a tuple: made by the thousand, where a frozen dataclass is slow to build
     offset: int
     end: int
     text: str
@@ -160,9 +277,10 @@ class Token:
 # object per token, a third of the analysis time): comments and whitespace are skipped, and
 # literals, identifiers and punctuators come out as clang's raw lexer spells them.
 _LEX = re.compile(rb"""
-    (?>(?:\xef\xbb\xbf|\s|\\\n|//[^\n]*|/\*.*?\*/)*)                      # BOM, whitespace, continuations, comments
+    (?>(?:\s+|\xef\xbb\xbf|\\\n|//[^\n]*|/\*.*?\*/)*)                     # whitespace, BOM, continuations, comments
     (?P<tok>
-      (?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)"    # raw string
+      (?>[A-Za-z_$][A-Za-z0-9_$]*)(?!["'])                       # identifier (fast path: not a literal's prefix)
+    | (?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)"    # raw string
     | (?:u8|[uUL])?"(?:\\.|[^"\\\n])*"                         # string
     | (?:u8|[uUL])?'(?:\\.|[^'\\\n])*'                         # character
     | \.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*        # pp-number
@@ -183,6 +301,9 @@ class Source:
         self.offsets = [a for a, _ in spans]
         self.ends = [b for _, b in spans]
         self._made: dict[int, Token] = {}
+        # the unit's cursor, set by parse: one object per file, so that what is read below it (the
+        # children of every declaration) is read once by all the walkers
+        self.root: ci.Cursor | None = None
 
     def _token(self, i: int) -> Token:
         tok = self._made.get(i)
@@ -192,6 +313,11 @@ class Source:
             tok = self._made[i] = Token(start, end, self.data[start:end].decode("utf-8", errors="replace"),
                                         line, start - self.line_starts[line - 1] + 1)
         return tok
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The text's lines (``str.splitlines``), split once per file rather than per kernel."""
+        return self.text.splitlines()
 
     def col(self, line: int, byte_col: int) -> int:
         """0-based code-point column from libclang's 1-based byte column."""
@@ -348,12 +474,38 @@ class Parsed:
     diagnostics: list[tuple[int, int, int, str]]  # severity, line, column, text (main file)
 
 
+@lru_cache(maxsize=8)
+def _stub_pch(user: tuple[str, ...]) -> str | None:
+    """The stub header precompiled once per process (and per set of user flags, which it must
+    be built with): parsing its text again for every file was half of a small file's parse.
+    None where it cannot be built; the caller then includes the text."""
+    directory = tempfile.mkdtemp(prefix="boundcheck-")
+    # removed when this process ends, a pool worker too (whose exit skips atexit); a finaliser
+    # runs only in the process that made it, so a forked worker never removes its parent's
+    multiprocessing.util.Finalize(None, shutil.rmtree, args=(directory, True), exitpriority=0)
+    pch = os.path.join(directory, "cuda_stub.pch")
+    try:
+        tu = _index().parse(STUB_NAME, args=[*BASE_ARGS, *user], unsaved_files=[(STUB_NAME, STUB_HEADER)],
+                            options=ci.TranslationUnit.PARSE_INCOMPLETE)
+        if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
+            return None
+        tu.save(pch)
+    except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError):
+        return None
+    return pch
+
+
+def _stub_args(user: list[str]) -> list[str]:
+    pch = _stub_pch(tuple(user))
+    return ["-include-pch", pch] if pch is not None and os.path.isfile(pch) else ["-include", STUB_NAME]
+
+
 def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
     """Parse with empty headers for every include that cannot be found (re-parsing as clang
     reports more of them, behind headers that were found)."""
     user = [a for a in [*_flags_from_compile_commands(path), *cuda_args] if isinstance(a, str)]
     missing, project = _missing_includes(path, text, _include_dirs(user))
-    args = [*BASE_ARGS, *user, *("-I" + d for d in project), "-I" + MISSING_DIR]
+    args = [*BASE_ARGS, *_stub_args(user), *user, *("-I" + d for d in project), "-I" + MISSING_DIR]
     tu = None
     for _ in range(MAX_REPARSES):
         unsaved = [(STUB_NAME, STUB_HEADER), (path, text)]
@@ -370,4 +522,6 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
         loc = d.location
         if d.severity >= ci.Diagnostic.Error and loc.file is not None and loc.file.name == path:
             diags.append((d.severity, loc.line, loc.column, d.spelling))
-    return Parsed(tu, Source(path, text), diags)
+    source = Source(path, text)
+    source.root = tu.cursor
+    return Parsed(tu, source, diags)
