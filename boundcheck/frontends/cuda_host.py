@@ -14,8 +14,16 @@ import clang.cindex as ci
 from boundcheck.coverage import TILE_MULTIPLE
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import assume_comments, divisibility
-from boundcheck.frontends.cuda_parse import Token, binary_op, child_list, first, in_main_file, last, preorder, \
-    unary_op
+from boundcheck.frontends.cuda_parse import (
+    Token,
+    binary_op,
+    child_list,
+    first,
+    in_main_file,
+    last,
+    preorder,
+    unary_op,
+)
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, constant, expand, render, syms, variable
 

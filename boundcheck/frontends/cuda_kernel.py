@@ -32,7 +32,16 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
-from boundcheck.frontends.cuda_parse import Source, arguments, binary_op, child_list, first, last, preorder, unary_op
+from boundcheck.frontends.cuda_parse import (
+    Source,
+    arguments,
+    binary_op,
+    child_list,
+    first,
+    last,
+    preorder,
+    unary_op,
+)
 from boundcheck.model import (
     UNKNOWN_PADDING,
     Access,

@@ -86,7 +86,7 @@ def arith_reversed(op: str, known: float | None, pad: float | None) -> float | N
     if pad is None:
         return None
     if known is None:
-        return -pad if op == "-" and math.isinf(pad) else (None if op == "-" else None)
+        return -pad if op == "-" and math.isinf(pad) else None
     return arith(op, known, pad)
 
 
