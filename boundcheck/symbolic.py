@@ -409,6 +409,7 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
         return []
     if r_lanes:
         left, right, op, l_lanes = right, left, _FLIP[op], r_lanes
+    left, op, right = upper_form(left, op, right)
     if op not in ("<", "<="):
         return []
     idx_terms, lim_terms = expand(left), expand(right)
@@ -430,6 +431,16 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds),
         ))
     return out
+
+
+def upper_form(left: Expr, op: str, right: Expr) -> tuple[Expr, str, Expr]:
+    """A comparison with its lane side first, and ``n - i > k`` (what is left past ``i`` exceeds
+    ``k``, as halo loads write it) as the bound ``i + k < n`` it is."""
+    if lanes(right) and not lanes(left):
+        left, right, op = right, left, _FLIP[op]
+    if op in (">", ">=") and isinstance(left, Bin) and left.op == "-" and lanes(left.right) and not lanes(left.left):
+        return (left.right if right == Num(0) else Bin("+", left.right, right)), _FLIP[op], left.left
+    return left, op, right
 
 
 def _within_own_tile(idx_terms: list[Term], lim_terms: list[Term]) -> bool:
