@@ -201,6 +201,8 @@ class KernelBuilder:
         accesses = [self._access(rec) for rec in self.recs]
         self.kernel.accesses += _checked_warp_rows(accesses)
         for c in nodes:
+            if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
+                self._tail_start(c)
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
                 kids = children(c)
                 if len(kids) == 2:
@@ -218,6 +220,17 @@ class KernelBuilder:
                     self.kernel.contracts += divisibility(self.conv, kids[0], Scope(kinds=self.state.scope.kinds),
                                                           "static_assert")
         self.kernel.contracts += assume_comments(self.src, self.fn)
+
+    def _tail_start(self, c: ci.Cursor) -> None:
+        """``n / 4 * 4`` is where the whole packs end: the kernel finishes the tail past it."""
+        kids = children(c)
+        if len(kids) != 2 or not any(strip(k).kind == K.BINARY_OPERATOR and binary_op(strip(k)) == "/" for k in kids):
+            return
+        scope = Scope(kinds=self.state.scope.kinds)
+        left, right = (self.conv.quiet_expr(k, scope) for k in kids)
+        for div, tile in ((left, right), (right, left)):
+            if isinstance(div, Bin) and div.op == "/" and render(div.right) == render(tile):
+                self.kernel.tail_handled.add((render(div.left), render(tile)))
 
     def _element_loops(self) -> None:
         """A floor-divided trip count skips a tail only in a loop over tiles, whose counter an
@@ -806,6 +819,11 @@ class KernelBuilder:
                 elif a.op == "<" and start == Num(0) and step_of_var != Num(1) \
                         and a.left == _times(Sym(var, Kind.LOOP), step_of_var):
                     walks = tile_walk(a.right, step_of_var)  # for (k = 0; k < K; k += TILE)
+        elif var is not None and start is not None and lanes(start) and not _per_warp(start):
+            # a block / grid-stride loop over packs of W (`i < n / 4` with `i * 4 + k` inside) stops
+            # at the last whole pack, as a floored trip count does
+            trip = next((t for a in atoms if a.op == "<" and a.left == st.scope.env.get(var)
+                         for t in [floor_division(a.right, header, ("/",))] if t is not None), None)
         loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks)
         self.kernel.loops.append(loop)
         if var is not None:

@@ -209,3 +209,56 @@ __global__ void tail(const float* x, float* y, int n) {
 """
     assert findings(src) == []
     assert findings(src.replace("n - i > 0", "n - i >= 0")) == [(3, "BC104")]
+
+
+GEMV = """\
+#define WARP 32
+__device__ float warp_sum(float v) {
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);
+    return v;
+}
+__global__ void gemv4(float* a, float* x, float* y, int M, int K) {
+    int lane = threadIdx.x % 32;
+    int m = blockIdx.x * blockDim.y + threadIdx.y;
+    if (m < M) {
+        float sum = 0.0f;
+        int chunks = ((K + WARP - 1) / WARP + 4 - 1) / 4;
+        for (int w = 0; w < chunks; ++w) {
+            int k = (w * WARP + lane) * 4;
+            if (k + 3 < K) {
+                float4 ra = reinterpret_cast<float4*>(a + m * K + k)[0];
+                float4 rx = reinterpret_cast<float4*>(x + k)[0];
+                sum += ra.x * rx.x + ra.y * rx.y + ra.z * rx.z + ra.w * rx.w;
+            }
+        }
+        sum = warp_sum(sum);
+        if (lane == 0) y[m] = sum;
+    }
+}
+"""
+
+
+def test_floored_chunk_count_rounded_up_still_drops_the_tail():
+    assert findings(GEMV) == []
+    # ceil(floor(K / 32) / 4) chunks of 128: K = 129 runs one chunk
+    bad = GEMV.replace("((K + WARP - 1) / WARP + 4 - 1) / 4", "(K / WARP + 4 - 1) / 4")
+    assert findings(bad) == [(line_of(bad, "for (int w"), "BC301")]
+
+
+PACKS = """\
+__global__ void scale_pairs(const float2* x, float* y, int n) {
+    for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < n / 2; i += blockDim.x * gridDim.x) {
+        float2 v = x[i];
+        y[i * 2] = 2.0f * v.x;
+        y[i * 2 + 1] = 2.0f * v.y;
+    }
+}
+"""
+
+
+def test_stride_loop_over_whole_packs_skips_the_tail():
+    assert findings(PACKS) == [(2, "BC301")]
+    # a tail loop from n / 2 * 2 finishes what the packs leave
+    tail = PACKS.replace("    }\n}\n", "    }\n"
+                         "    for (int i = n / 2 * 2 + threadIdx.x; i < n; i += blockDim.x) y[i] = 2.0f * y[i];\n}\n")
+    assert findings(tail) == []
