@@ -505,7 +505,7 @@ class KernelBuilder:
             return kids  # nothing padded to hold back: skip reading the condition
         atoms = self.conv.atoms(cond, st.scope), self.conv.atoms(cond, st.scope, negated=True)
         return [cond] + [branch for branch, guard in zip((a, b), atoms)
-                         if not any(g.boundary for g in self.guards_of(guard))]
+                         if not any(_pads(g) for g in self.guards_of(guard))]
 
     def _reduction(self, name: str, op: str, rhs: ci.Cursor) -> tuple[Reduction | None, tuple[str, ...]]:
         r = strip(rhs)
@@ -689,7 +689,7 @@ class KernelBuilder:
             else_st = self.stmt(other, else_st)
         self.cur = st
         else_log = self.logs.pop()
-        if any(g.boundary for g in pos + neg):  # a data test (`if (x[i] > m)`) pads nothing
+        if any(_pads(g) for g in pos + neg):  # a data test (`if (x[i] > m)`) pads nothing
             self._pad(then_log, else_log, st)
             self._pad(else_log, then_log, st)
         merged = st.copy()

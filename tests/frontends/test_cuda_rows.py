@@ -262,3 +262,12 @@ def test_stride_loop_over_whole_packs_skips_the_tail():
     tail = PACKS.replace("    }\n}\n", "    }\n"
                          "    for (int i = n / 2 * 2 + threadIdx.x; i < n; i += blockDim.x) y[i] = 2.0f * y[i];\n}\n")
     assert findings(tail) == []
+
+
+def test_inactive_warps_padded_in_an_else_branch():
+    src = BLOCK_MAX.replace("REDUCE", "warp_max(w)").replace(
+        "    float w = (lane < nwarps) ? partial[lane] : -FLT_MAX;\n",
+        "    float w;\n    if (lane < nwarps) {\n        w = partial[lane];\n    } else {\n        w = -FLT_MAX;\n    }\n")
+    assert findings(src) == []
+    bad = src.replace("w = -FLT_MAX;", "w = 0.0f;")
+    assert findings(bad) == [(line_of(bad, "w = partial[lane]"), "BC202")]
