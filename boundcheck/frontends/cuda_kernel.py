@@ -151,6 +151,7 @@ class KernelBuilder:
         self.conv.on_subscript = self._on_access
         self.conv.on_conditional = self._on_conditional
         self.conv.on_helper_call = self._on_helper_call
+        self.conv.on_helper_scope = self._on_helper_scope
         self.helpers = helpers
         self.kernel = Kernel(fn.spelling, Language.CUDA, src.span(fn), contracts=list(file_contracts))
         self.recs: list[Rec] = []
@@ -579,6 +580,16 @@ class KernelBuilder:
         than one return: its accesses are the caller's, under the caller's guards."""
         self._inline(c, _arguments(c), self.state_for(scope), quiet=True)
 
+    def _on_helper_scope(self, helper: ci.Cursor, args: list[ci.Cursor], outer: Scope, inner: Scope) -> None:
+        """A one-line helper (``load(const float* p) { return *p; }``) reads through its pointer
+        parameters where the caller's pointers point."""
+        st = self.state_for(outer)
+        for p, a in zip(params(helper), args):
+            if p.type.get_canonical().kind == ci.TypeKind.POINTER:
+                ref = self.resolve(a, st)
+                if ref is not None:
+                    inner.ptrs[p.spelling] = ref
+
     def _inline(self, c: ci.Cursor, args: list[ci.Cursor], st: State, quiet: bool) -> bool:
         """Walk a helper's body with its parameters bound to the call's arguments (``quiet``: the
         arguments' own reads are already recorded)."""
@@ -1000,7 +1011,10 @@ class KernelBuilder:
             self._record(AccessKind.READ, ref, index, c, st)
 
     def state_for(self, scope: Scope) -> State:
-        return self.cur if self.cur.scope is scope else State(scope, self.cur.guards, self.cur.ptrs, self.cur.taint)
+        if self.cur.scope is scope:
+            return self.cur
+        ptrs = {**self.cur.ptrs, **scope.ptrs} if scope.ptrs else self.cur.ptrs
+        return State(scope, self.cur.guards, ptrs, self.cur.taint)
 
     def _on_conditional(self, c: ci.Cursor, scope: Scope) -> None:
         """``cond ? a : b``: reads in ``a`` are guarded by ``cond`` and padded with ``b`` (if

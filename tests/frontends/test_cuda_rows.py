@@ -271,3 +271,21 @@ def test_inactive_warps_padded_in_an_else_branch():
     assert findings(src) == []
     bad = src.replace("w = -FLT_MAX;", "w = 0.0f;")
     assert findings(bad) == [(line_of(bad, "w = partial[lane]"), "BC202")]
+
+
+ONE_LINE_LOAD = """\
+__device__ float4 ld4(const float* p) { return *reinterpret_cast<const float4*>(p); }
+__global__ void copy4(const float* x, float4* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (4 * i + 3 < n) {
+        y[i] = ld4(x + 4 * i);
+    }
+}
+"""
+
+
+def test_one_line_helper_reads_through_the_callers_pointer():
+    assert findings(ONE_LINE_LOAD) == []
+    # the read inside the helper is reported there, as an inlined helper's accesses are
+    bad = ONE_LINE_LOAD.replace("if (4 * i + 3 < n) {", "{")
+    assert findings(bad) == [(1, "BC101"), (line_of(bad, "y[i] = "), "BC102")]
