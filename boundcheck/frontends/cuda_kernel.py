@@ -420,8 +420,9 @@ class KernelBuilder:
                 return
             self._bind(name, op, rhs, st, self.src.span(c))
             return
-        if _local_struct(target, st) is not None:
-            self._bind_field(_local_struct(target, st), rhs, st)
+        struct = _local_struct(target, st)
+        if struct is not None:
+            self._bind_field(struct, rhs, st)
             return
         self.conv.expr(lhs, st.scope)
         self.conv.expr(rhs, st.scope)
@@ -528,8 +529,9 @@ class KernelBuilder:
                 return Reduction.DOT, via
         if r.kind == K.CALL_EXPR and callee(r) in self.helpers:
             return _helper_reduction(self.helpers[callee(r)], self.helpers), via
-        if r.kind == K.CALL_EXPR and _group_reduction(r, self.src) is not None:
-            return _group_reduction(r, self.src), via
+        group = _group_reduction(r, self.src) if r.kind == K.CALL_EXPR else None
+        if group is not None:
+            return group, via
         if r.kind == K.BINARY_OPERATOR and binary_op(r) == "+" and refs_self:
             kids = [strip(k) for k in children(r)]
             other = [k for k in kids if not (k.kind == K.DECL_REF_EXPR and k.spelling == name)]
@@ -1443,8 +1445,10 @@ def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor]) -> Reduction
 def _selected(c: ci.Cursor, fn: ci.Cursor) -> str:
     """``(a.m > b.m) ? a : b`` (also through a bool local) selects the larger: "max"; the smaller:
     "min" (an online-softmax merge of (max, sum) pairs keeps the larger max); else ""."""
-    cond, a, b = (children(c) + [c, c, c])[:3]
-    cond = strip(cond)
+    kids = children(c)
+    if len(kids) != 3:
+        return ""
+    cond, a, b = strip(kids[0]), kids[1], kids[2]
     if cond.kind == K.DECL_REF_EXPR:
         decl = next((d for d in preorder(fn) if d.kind == K.VAR_DECL and d.spelling == cond.spelling), None)
         init = next((k for k in child_list(decl) if k.kind.is_expression()), None) if decl is not None else None
