@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from boundcheck.model import Bound, Dim, FloorDiv, Loop, Span, TileWalk, Tiling
 
@@ -409,6 +409,7 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
         return []
     if r_lanes:
         left, right, op, l_lanes = right, left, _FLIP[op], r_lanes
+    left, op, right = upper_form(left, op, right)
     if op not in ("<", "<="):
         return []
     idx_terms, lim_terms = expand(left), expand(right)
@@ -430,6 +431,16 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds),
         ))
     return out
+
+
+def upper_form(left: Expr, op: str, right: Expr) -> tuple[Expr, str, Expr]:
+    """A comparison with its lane side first, and ``n - i > k`` (what is left past ``i`` exceeds
+    ``k``, as halo loads write it) as the bound ``i + k < n`` it is."""
+    if lanes(right) and not lanes(left):
+        left, right, op = right, left, _FLIP[op]
+    if op in (">", ">=") and isinstance(left, Bin) and left.op == "-" and lanes(left.right) and not lanes(left.left):
+        return (left.right if right == Num(0) else Bin("+", left.right, right)), _FLIP[op], left.left
+    return left, op, right
 
 
 def _within_own_tile(idx_terms: list[Term], lim_terms: list[Term]) -> bool:
@@ -484,6 +495,9 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
             return floor_division(left, span, int_division_ops) or floor_division(right, span, int_division_ops)
         case Bin(op=op, left=num, right=den) if op in int_division_ops:
             num_terms = expand(num)
+            if constant(num_terms) > 0 and not lanes(num):
+                inner = _floored_count(num, span, int_division_ops)
+                return replace(inner, text=render(e)) if inner is not None else None
             if constant(num_terms) > 0 or lanes(num) or lanes(den):
                 return None
             if not ({Kind.EXTENT, Kind.OTHER} & kinds(num)):
@@ -493,6 +507,18 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
             if _is_ceiling_numerator(num_terms, den):
                 return None
             return FloorDiv(extent=render(num), tile=render(den), span=span, text=render(e))
+    return None
+
+
+def _floored_count(num: Expr, span: Span, int_division_ops: tuple[str, ...]) -> FloorDiv | None:
+    """A floor division added into a ceiling's numerator: ``(K / 32 + 3) / 4`` rounds up a count
+    of 32-wide chunks that already dropped the last K % 32 elements."""
+    match num:
+        case Bin(op="+" | "-", left=left, right=right):
+            return _floored_count(left, span, int_division_ops) or (
+                _floored_count(right, span, int_division_ops) if num.op == "+" else None)
+        case Bin(op=op) if op in int_division_ops:
+            return floor_division(num, span, int_division_ops)
     return None
 
 

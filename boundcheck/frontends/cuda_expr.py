@@ -82,9 +82,10 @@ class Scope:
     kinds: dict[str, Kind] = field(default_factory=dict)  # parameter / constant → kind
     conds: dict[str, ci.Cursor] = field(default_factory=dict)  # bool local → its condition
     consts: dict[str, float] = field(default_factory=dict)  # float local → constant it holds
+    ptrs: dict[str, object] = field(default_factory=dict)  # a helper's pointer parameter → the caller's pointer
 
     def copy(self) -> Scope:
-        return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts))
+        return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts), self.ptrs)
 
 
 class _Hook:
@@ -116,6 +117,7 @@ class Converter:
         self.on_subscript: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_conditional: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_helper_call: Callable[[ci.Cursor, Scope], None] | None = None
+        self.on_helper_scope: Callable[[ci.Cursor, list[ci.Cursor], Scope, Scope], None] | None = None
         self._depth = 0
         # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is; kernels keep
         # such calls opaque (their tiling model was measured that way)
@@ -232,6 +234,8 @@ class Converter:
             ret = returned_expr(helper)
             if ret is not None:
                 inner = self.helper_scope(helper, args, scope)
+                if self.on_helper_scope is not None and self.on_subscript is not None:
+                    self.on_helper_scope(helper, arg_cursors, scope, inner)
                 self._depth += 1
                 try:
                     return self.expr(ret, inner)

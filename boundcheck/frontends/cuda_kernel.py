@@ -81,6 +81,7 @@ from boundcheck.symbolic import (
     terms_text,
     tile_factors,
     tile_walk,
+    upper_form,
     variable,
 )
 
@@ -94,6 +95,8 @@ _ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "a
 _BARRIERS = {"__syncthreads", "__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}
 _ASSUME = re.compile(r"//\s*boundcheck:\s*assume\s+(.*)")
 _DIVISIBLE = re.compile(r"([A-Za-z_][\w.]*)\s*%\s*([A-Za-z_0-9][\w.]*)\s*==\s*0")
+_GROUP_OP = re.compile(r"^(?:\w+::)*(greater|less|plus)\b")
+_GROUP_OPS = {"greater": Reduction.MAX, "less": Reduction.MIN, "plus": Reduction.SUM}
 
 
 @dataclass
@@ -142,9 +145,10 @@ class State:
     guards: tuple[Guard, ...] = ()
     ptrs: dict[str, Ref] = field(default_factory=dict)
     taint: dict[str, frozenset[int]] = field(default_factory=dict)
+    edges: bool = False  # under a lower-edge test of a global index (`if (gx >= 0)`, a left halo)
 
     def copy(self) -> State:
-        return State(self.scope.copy(), self.guards, dict(self.ptrs), dict(self.taint))
+        return State(self.scope.copy(), self.guards, dict(self.ptrs), dict(self.taint), self.edges)
 
 
 def _size(t: ci.Type) -> int:
@@ -159,6 +163,7 @@ class KernelBuilder:
         self.conv.on_subscript = self._on_access
         self.conv.on_conditional = self._on_conditional
         self.conv.on_helper_call = self._on_helper_call
+        self.conv.on_helper_scope = self._on_helper_scope
         self.helpers = helpers
         self.kernel = Kernel(fn.spelling, Language.CUDA, src.span(fn), contracts=list(file_contracts))
         self.recs: list[Rec] = []
@@ -166,12 +171,14 @@ class KernelBuilder:
         self.cur = self.state
         self.shared: set[str] = set()
         self.filled: dict[str, float | None] = {}  # shared array → value of an unconditional fill
+        self.fill_loops: dict[str, tuple[tuple[str, Loop], ...]] = {}  # ... and the loops its index walks
         self.loops: dict[str, Loop] = {}
         self.logs: list[dict[str, tuple[str, object]]] = [{}]
         self.write_target: ci.Cursor | None = None
         self.compound = False
         self.exits: list[tuple[int, int, Exit]] = []  # (offset, region end, exit)
         self.inline_depth = 0
+        self.inlined: set[int] = set()  # records made in the body of a helper called for its value
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
 
@@ -207,6 +214,8 @@ class KernelBuilder:
         accesses = [self._access(rec) for rec in self.recs]
         self.kernel.accesses += _checked_warp_rows(accesses)
         for c in nodes:
+            if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
+                self._tail_start(c)
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
                 kids = children(c)
                 if len(kids) == 2:
@@ -224,6 +233,17 @@ class KernelBuilder:
                     self.kernel.contracts += divisibility(self.conv, kids[0], Scope(kinds=self.state.scope.kinds),
                                                           "static_assert")
         self.kernel.contracts += assume_comments(self.src, self.fn)
+
+    def _tail_start(self, c: ci.Cursor) -> None:
+        """``n / 4 * 4`` is where the whole packs end: the kernel finishes the tail past it."""
+        kids = children(c)
+        if len(kids) != 2 or not any(strip(k).kind == K.BINARY_OPERATOR and binary_op(strip(k)) == "/" for k in kids):
+            return
+        scope = Scope(kinds=self.state.scope.kinds)
+        left, right = (self.conv.quiet_expr(k, scope) for k in kids)
+        for div, tile in ((left, right), (right, left)):
+            if isinstance(div, Bin) and div.op == "/" and render(div.right) == render(tile):
+                self.kernel.tail_handled.add((render(div.left), render(tile)))
 
     def _element_loops(self) -> None:
         """A floor-divided trip count skips a tail only in a loop over tiles, whose counter an
@@ -394,8 +414,8 @@ class KernelBuilder:
                     st.taint[rec.buffer] = st.taint.get(rec.buffer, frozenset()) | ids | {r}
                     value = const_value(rhs, self.src, self.conv.macros)
                     self.logs[-1][rec.buffer] = ("const", value) if value is not None else ("reads", frozenset())
-                    if not [g for g in st.guards if g.boundary] and op == "=":
-                        self.filled[rec.buffer] = value
+                    if not [g for g in st.guards if g.boundary] and not st.edges and op == "=":
+                        self._filled(rec, value)
             return
         if target.kind == K.DECL_REF_EXPR:
             name = target.spelling
@@ -414,8 +434,22 @@ class KernelBuilder:
                 return
             self._bind(name, op, rhs, st, self.src.span(c))
             return
+        struct = _local_struct(target, st)
+        if struct is not None:
+            self._bind_field(struct, rhs, st)
+            return
         self.conv.expr(lhs, st.scope)
         self.conv.expr(rhs, st.scope)
+
+    def _bind_field(self, name: str, rhs: ci.Cursor, st: State) -> None:
+        """``r.x = v`` on a local struct (a float4 of loaded lanes, a running (max, sum) pair): the
+        struct carries whatever flows into any of its fields, as a register array would."""
+        first = len(self.recs)
+        self.conv.expr(rhs, st.scope)
+        ids = self._sources(rhs, st, first)
+        st.taint[name] = st.taint.get(name, frozenset()) | ids
+        cv = const_value(rhs, self.src, self.conv.macros)
+        self.logs[-1][name] = ("const", cv) if cv is not None else ("reads", ids)
 
     def increment(self, target: ci.Cursor, op: str, st: State) -> None:
         t = strip(target)
@@ -431,12 +465,17 @@ class KernelBuilder:
         ids = self._sources(rhs, st, first)
         red, via = self._reduction(name, op, rhs)
         if red is not None:
-            for r in ids:
+            # a reduction helper (`sp = prepare_softmax(...)`) reduces its arguments: the reads in
+            # its own body met the reductions they feed there
+            inner = {i for i in self.inlined if i >= first} \
+                if strip(rhs).kind == K.CALL_EXPR and callee(strip(rhs)) in self.helpers else set()
+            for r in ids - inner:
                 self.recs[r].uses.append((red, span, via))
         if op == "=":
             # `m = block_reduce_max(v)`: one value for the whole group, in which the padded lanes
             # were already judged against the reduction they fed; they do not feed m's consumers
-            folded = red is not None and strip(rhs).kind == K.CALL_EXPR and callee(strip(rhs)) in self.helpers
+            folded = red is not None and strip(rhs).kind == K.CALL_EXPR and (
+                callee(strip(rhs)) in self.helpers or _group_reduction(strip(rhs), self.src) is not None)
             st.taint[name] = frozenset() if folded else ids
             st.scope.env[name] = value
             cv = const_value(rhs, self.src, self.conv.macros)
@@ -482,7 +521,7 @@ class KernelBuilder:
             return kids  # nothing padded to hold back: skip reading the condition
         atoms = self.conv.atoms(cond, st.scope), self.conv.atoms(cond, st.scope, negated=True)
         return [cond] + [branch for branch, guard in zip((a, b), atoms)
-                         if not any(g.boundary for g in self.guards_of(guard))]
+                         if not any(_pads(g) for g in self.guards_of(guard))]
 
     def _reduction(self, name: str, op: str, rhs: ci.Cursor) -> tuple[Reduction | None, tuple[str, ...]]:
         r = strip(rhs)
@@ -504,6 +543,9 @@ class KernelBuilder:
                 return Reduction.DOT, via
         if r.kind == K.CALL_EXPR and callee(r) in self.helpers:
             return _helper_reduction(self.helpers[callee(r)], self.helpers), via
+        group = _group_reduction(r, self.src) if r.kind == K.CALL_EXPR else None
+        if group is not None:
+            return group, via
         if r.kind == K.BINARY_OPERATOR and binary_op(r) == "+" and refs_self:
             kids = [strip(k) for k in children(r)]
             other = [k for k in kids if not (k.kind == K.DECL_REF_EXPR and k.spelling == name)]
@@ -554,6 +596,16 @@ class KernelBuilder:
         than one return: its accesses are the caller's, under the caller's guards."""
         self._inline(c, _arguments(c), self.state_for(scope), quiet=True)
 
+    def _on_helper_scope(self, helper: ci.Cursor, args: list[ci.Cursor], outer: Scope, inner: Scope) -> None:
+        """A one-line helper (``load(const float* p) { return *p; }``) reads through its pointer
+        parameters where the caller's pointers point."""
+        st = self.state_for(outer)
+        for p, a in zip(params(helper), args):
+            if p.type.get_canonical().kind == ci.TypeKind.POINTER:
+                ref = self.resolve(a, st)
+                if ref is not None:
+                    inner.ptrs[p.spelling] = ref
+
     def _inline(self, c: ci.Cursor, args: list[ci.Cursor], st: State, quiet: bool) -> bool:
         """Walk a helper's body with its parameters bound to the call's arguments (``quiet``: the
         arguments' own reads are already recorded)."""
@@ -574,11 +626,14 @@ class KernelBuilder:
                 inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
         self.inline_depth += 1
         saved = self.cur
+        start = len(self.recs)
         try:
             self.stmt(body, inner)
         finally:
             self.inline_depth -= 1
             self.cur = saved
+        if quiet:
+            self.inlined.update(range(start, len(self.recs)))
         return True
 
     # --- control flow -------------------------------------------------------------------------
@@ -587,7 +642,7 @@ class KernelBuilder:
         for a in atoms:
             a = _warp_row_limit(a)
             for b in bounds_of(a.left, a.op, a.right, a.span):
-                limit = a.right if lanes(a.left) else a.left
+                limit = upper_form(a.left, a.op, a.right)[2]
                 boundary = Kind.EXTENT in kinds(limit) or (
                     Kind.CONST in kinds(limit) and Kind.LOOP not in kinds(limit) and b.limit_is_extent
                     and not b.local and any(s.kind is Kind.EXTENT for s in syms(limit)))
@@ -649,17 +704,19 @@ class KernelBuilder:
         self.logs.append({})
         then_st = st.copy()
         then_st.guards = st.guards + pos
+        then_st.edges = st.edges or _lower_edge(self.conv.atoms(cond, st.scope))
         then_st = self.stmt(then, then_st)
         self.cur = st
         then_log = self.logs.pop()
         self.logs.append({})
         else_st = st.copy()
         else_st.guards = st.guards + neg
+        else_st.edges = st.edges or _lower_edge(self.conv.atoms(cond, st.scope, negated=True))
         if other is not None:
             else_st = self.stmt(other, else_st)
         self.cur = st
         else_log = self.logs.pop()
-        if any(g.boundary for g in pos + neg):  # a data test (`if (x[i] > m)`) pads nothing
+        if any(_pads(g) for g in pos + neg):  # a data test (`if (x[i] > m)`) pads nothing
             self._pad(then_log, else_log, st)
             self._pad(else_log, then_log, st)
         merged = st.copy()
@@ -789,6 +846,11 @@ class KernelBuilder:
                 elif a.op == "<" and start == Num(0) and step_of_var != Num(1) \
                         and a.left == _times(Sym(var, Kind.LOOP), step_of_var):
                     walks = tile_walk(a.right, step_of_var)  # for (k = 0; k < K; k += TILE)
+        elif var is not None and start is not None and lanes(start) and not _per_warp(start):
+            # a block / grid-stride loop over packs of W (`i < n / 4` with `i * 4 + k` inside) stops
+            # at the last whole pack, as a floored trip count does
+            trip = next((t for a in atoms if a.op == "<" and a.left == st.scope.env.get(var)
+                         for t in [floor_division(a.right, header, ("/",))] if t is not None), None)
         loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks)
         self.kernel.loops.append(loop)
         if var is not None:
@@ -965,7 +1027,10 @@ class KernelBuilder:
             self._record(AccessKind.READ, ref, index, c, st)
 
     def state_for(self, scope: Scope) -> State:
-        return self.cur if self.cur.scope is scope else State(scope, self.cur.guards, self.cur.ptrs, self.cur.taint)
+        if self.cur.scope is scope:
+            return self.cur
+        ptrs = {**self.cur.ptrs, **scope.ptrs} if scope.ptrs else self.cur.ptrs
+        return State(scope, self.cur.guards, ptrs, self.cur.taint)
 
     def _on_conditional(self, c: ci.Cursor, scope: Scope) -> None:
         """``cond ? a : b``: reads in ``a`` are guarded by ``cond`` and padded with ``b`` (if
@@ -983,19 +1048,55 @@ class KernelBuilder:
             for branch, guards, other in ((a, pos, b), (b, neg, a)):
                 value = const_value(other, self.src, self.conv.macros)
                 self._extra_guards = saved[0] + guards
+                pads = any(_pads(g) for g in guards)
                 self._ternary_pad = (Padding(value) if value is not None else UNKNOWN_PADDING) \
-                    if any(g.boundary for g in guards) else saved[1]
+                    if pads else saved[1]
+                before = len(self.recs)
                 self.conv.expr(branch, scope)
+                if pads and value is not None and not any(r.kind is AccessKind.READ for r in self.recs[before:]):
+                    self._repad(branch, scope)
         finally:
             self._extra_guards, self._ternary_pad = saved
+
+    def _repad(self, branch: ci.Cursor, scope: Scope) -> None:
+        """``v = (i + 1 < n) ? v : -FLT_MAX``: a value read earlier (a lane of a vector load, a
+        running max) re-padded where the guard fails. The ternary is where its padding is set, so
+        it is recorded there as a read of the same buffer (no index: nothing to bound), whose
+        padding the reductions downstream receive."""
+        st = self.state_for(scope)
+        reads = sorted(i for k in preorder(branch) if k.kind == K.DECL_REF_EXPR
+                       for i in st.taint.get(k.spelling, ()) if self.recs[i].kind is AccessKind.READ)
+        if reads:
+            src = self.recs[reads[0]]
+            self._record(AccessKind.READ, Ref(src.buffer, src.space, Num(0), 1, 1), Num(0), branch, st)
+
+    def _filled(self, rec: Rec, value: float | None) -> None:
+        """Note an unconditional store as the buffer's fill, unless it sets only the slots of its
+        loop's iterations while an earlier fill covers the rest."""
+        loops = tuple((v.name, self.loops[v.name]) for v in syms(rec.index)
+                      if v.kind is Kind.LOOP and v.name in self.loops)
+        if value is None and loops and rec.buffer in self.filled:
+            return
+        self.filled[rec.buffer] = value
+        self.fill_loops[rec.buffer] = loops if value is None else ()
+
+    def _fill(self, buffer: str) -> float | None | str:
+        """What an earlier unconditional store left in a shared buffer ("none": nothing). A store
+        of data in a loop (a tile's body, ``s[tx + i * B] = src[i * B]``) sets the slots of that
+        loop's iterations only: a later loop over other iterations (its halo) writes slots it never
+        set. A constant fill is taken to cover the buffer."""
+        fill = self.filled.get(buffer, "none")
+        if fill is None and any(self.loops.get(v) is not loop for v, loop in self.fill_loops.get(buffer, ())):
+            return "none"
+        return fill
 
     def _record(self, kind: AccessKind, ref: Ref, index: Expr, c: ci.Cursor, st: State) -> None:
         guards = st.guards + self._extra_guards
         pad = None
         # a stride loop fills every slot below its limit: slots past it are not data (no BC201)
-        if kind is AccessKind.WRITE and ref.space is Space.SHARED and any(g.boundary and not g.exit
-                                                                          and not g.stride for g in guards):
-            fill = self.filled.get(ref.buffer, "none")
+        if kind is AccessKind.WRITE and ref.space is Space.SHARED and (st.edges or any(
+                g.boundary and not g.exit and not g.stride for g in guards)):
+            fill = self._fill(ref.buffer)
             pad = Padding(None, stale=True) if fill == "none" else (
                 Padding(fill) if fill is not None else UNKNOWN_PADDING)
         if kind is AccessKind.READ and self._ternary_pad is not None:
@@ -1005,6 +1106,37 @@ class KernelBuilder:
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
+
+
+def _local_struct(target: ci.Cursor, st: State) -> str | None:
+    """The local variable whose field ``target`` is (``r`` of ``r.x``), if it is a plain local."""
+    if target.kind != K.MEMBER_REF_EXPR:
+        return None
+    kids = children(target)
+    base = strip(kids[0]) if kids else None
+    if base is None or base.kind != K.DECL_REF_EXPR or base.spelling in st.ptrs:
+        return None
+    ref = base.referenced
+    ok = ref is not None and ref.kind == K.VAR_DECL and base.type.get_canonical().kind == ci.TypeKind.RECORD
+    return base.spelling if ok else None
+
+
+def _lower_edge(atoms: list[Comparison]) -> bool:
+    """Some comparison keeps a global index (lanes offset by the block) at or above a compile-time
+    or loop limit: ``gx >= 0``, ``baseX >= -i * B`` (the left halo of a tile that starts before the
+    data); ``i >= n`` is the far side of a runtime extent, not an edge."""
+    for a in atoms:
+        index, op, limit = upper_form(a.left, a.op, a.right)
+        if op in (">", ">=") and lanes(index) and Kind.PROGRAM in kinds(index) \
+                and kinds(limit) <= {Kind.CONST, Kind.LOOP}:
+            return True
+    return False
+
+
+def _pads(g: Guard) -> bool:
+    """Lanes failing the guard take the other value: a bound on a runtime extent, or the active-lane
+    test of a block-wide reduction (``lane < num_warps``) whose other lanes must add the identity."""
+    return g.boundary or g.split
 
 
 def _past_guard(g: Guard, index: Expr) -> bool:
@@ -1358,12 +1490,50 @@ def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor]) -> Reduction
                 if c.spelling in helpers and c.spelling not in seen and len(seen) < 4:
                     seen.add(c.spelling)
                     todo.append(helpers[c.spelling])
+            elif c.kind == K.CONDITIONAL_OPERATOR:
+                calls.add(_selected(c, f))
             adds = adds or c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+="
     if calls & _MAX:
         return Reduction.MAX
     if calls & _MIN:
         return Reduction.MIN
     return Reduction.SUM if adds else None
+
+
+def _selected(c: ci.Cursor, fn: ci.Cursor) -> str:
+    """``(a.m > b.m) ? a : b`` (also through a bool local) selects the larger: "max"; the smaller:
+    "min" (an online-softmax merge of (max, sum) pairs keeps the larger max); else ""."""
+    kids = children(c)
+    if len(kids) != 3:
+        return ""
+    cond, a, b = strip(kids[0]), kids[1], kids[2]
+    if cond.kind == K.DECL_REF_EXPR:
+        decl = next((d for d in preorder(fn) if d.kind == K.VAR_DECL and d.spelling == cond.spelling), None)
+        init = next((k for k in child_list(decl) if k.kind.is_expression()), None) if decl is not None else None
+        cond = strip(init) if init is not None else cond
+    op = binary_op(cond) if cond.kind == K.BINARY_OPERATOR else ""
+    sides = children(cond) if op in ("<", "<=", ">", ">=") else []
+    names = [_root_name(k) for k in [*sides, a, b]]
+    if len(sides) != 2 or None in names or names[0] == names[1] or {names[2], names[3]} != {names[0], names[1]}:
+        return ""
+    return "max" if (names[2] == names[0]) == (op in (">", ">=")) else "min"
+
+
+def _root_name(c: ci.Cursor) -> str | None:
+    """The variable an expression is a field of, or is (``a`` of ``a.m``)."""
+    c = strip(c)
+    while c.kind == K.MEMBER_REF_EXPR and children(c):
+        c = strip(children(c)[0])
+    return c.spelling if c.kind == K.DECL_REF_EXPR else None
+
+
+def _group_reduction(call: ci.Cursor, src: Source) -> Reduction | None:
+    """``cg::reduce(warp, v, cg::greater<float>{})``: the operator object names the reduction."""
+    args = _arguments(call)
+    if callee(call) != "reduce" or len(args) != 3:
+        return None
+    op = _GROUP_OP.search(src.text_of(args[2]))
+    return _GROUP_OPS[op.group(1)] if op else None
 
 
 def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
