@@ -111,6 +111,7 @@ class Converter:
     on_subscript = _Hook()
     on_conditional = _Hook()
     on_helper_call = _Hook()
+    on_helper_scope = _Hook()
 
     def __init__(self, src: Source, macros: set[str], helpers: dict[str, ci.Cursor]) -> None:
         self.src, self.macros, self.helpers = src, macros, helpers
