@@ -35,6 +35,7 @@ from boundcheck.model import (
     Reduction,
     Space,
     Span,
+    TileWalk,
     Tiling,
     Use,
 )
@@ -175,6 +176,7 @@ class _Pending:
     uses: list[Use] = field(default_factory=list)
     row_bounds: tuple[Bound, ...] = ()  # guards that are rows of whole tiles (shared by the buffer)
     shape: dict[str, str] = field(default_factory=dict)  # block-pointer lane source -> its axis's extent
+    masked_by: tuple[Bound, ...] = ()  # the mask's bounds on no lane dimension of the index
 
     def extents_of(self, source: str) -> set[str]:
         """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
@@ -481,9 +483,8 @@ class KernelAnalyser:
                     start_div = sy.floor_division(candidate, header)
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
-        walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
-            if stop_expr is not None and trip is None else None
-        loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None or _below_own_tile(stop_expr, step),
+        walks = _tile_walk(stop_expr, step) if stop_expr is not None and trip is None and not _falling(step) else None
+        loop = Loop(header, var, trip, _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step),
                     stmt.end_lineno or stmt.lineno, walks_tail=_walks_tail(stop, step, start),
                     walks=walks)
         self.loops.append(loop)
@@ -910,7 +911,7 @@ class KernelAnalyser:
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
-        opaque = False
+        opaque, masked_by = False, ()
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
         mask = self.ev(mask_node) if mask_node is not None and not none else None
@@ -930,6 +931,7 @@ class KernelAnalyser:
                 if not found and (mask.extra.get("data") or any(_has_lanes(c) for c in mask.conds)):
                     opaque = True  # a data or causal mask: what bounds the access is unknown
                 guards.extend(found)
+                masked_by = _masked_by(mask.conds, found, dims)
         guards.extend(self._tile_guard_bounds(parts))
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
         padding, flows, other_at = None, (), None
@@ -944,7 +946,7 @@ class KernelAnalyser:
             flows = (Flow(index, padding.value, padding.undefined),)
         self.accesses.append(_Pending(kind, _buffer(ptr.expr), span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
-                                      row_bounds=row_bounds))
+                                      row_bounds=row_bounds, masked_by=masked_by))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
@@ -1050,7 +1052,7 @@ class KernelAnalyser:
     def _finish(self, p: _Pending) -> Access:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
-                      p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+                      p.facts, 1, p.opaque, p.checked, p.text, p.other_at, masked_by=p.masked_by)
 
 
 def _swap_order(order: list[ast.expr]) -> bool:
@@ -1107,6 +1109,14 @@ def _falling(step: Val | None) -> bool:
     return sy.constant(terms) < 0 or any(t.coeff < 0 for t in sy.variable(terms))
 
 
+def _tile_walk(stop: sy.Expr, step: Val | None) -> TileWalk | None:
+    """The extent the loop walks tile by tile: its stop, or, for a count of tiles, an operand of a
+    ``min`` there (``range(first, min(last, cdiv(n, B)))`` stops at the partial tile when n does)."""
+    if step is not None:
+        return sy.tile_walk(stop, step.expr)
+    return next((w for e in _min_operands(stop) if (w := sy.tile_walk(e)) is not None), None)
+
+
 def _min_operands(e: sy.Expr) -> list[sy.Expr]:
     """``e`` and, through ``min(…)``, each operand: ``min(T // BS * BS, end)`` stops at the floor
     whenever the extent is the smaller."""
@@ -1157,8 +1167,10 @@ def _runtime_extent(e: sy.Expr) -> bool:
 
 def _below_own_tile(stop: sy.Expr | None, step: Val | None) -> bool:
     """``range(0, i_t * BT, BS)``: tiles stepped up to the start of the program's own tile, which
-    lies inside the extent; they are all full (the keys before a query block)."""
-    if stop is None or step is None:
+    lies inside the extent; they are all full (the keys before a query block). So are the tiles
+    counted up to the program's own (``range(0, i_i)``: the sub-chunks before this one). A loop
+    walking down stops at its lowest tile: its stop says nothing of the tiles it starts from."""
+    if stop is None or _falling(step):
         return False
     terms = sy.expand(stop)
     moving = sy.variable(terms)
@@ -1183,9 +1195,10 @@ def _as_extent(e: sy.Expr) -> sy.Expr:
     return e
 
 
-def _stops_before_tail(stop: sy.Expr | None) -> bool:
-    """``cdiv(K, B) - 1`` tiles, or ``cdiv(K, B) * B - B`` elements: every tile is full."""
-    if stop is None:
+def _stops_before_tail(stop: sy.Expr | None, step: Val | None = None) -> bool:
+    """``cdiv(K, B) - 1`` tiles, or ``cdiv(K, B) * B - B`` elements: every tile is full. Not where
+    the loop walks down (``range(cdiv(n, B) - 1, cdiv(s, B) - 1, -1)``): its stop is the lowest tile."""
+    if stop is None or _falling(step):
         return False
     terms = sy.expand(stop)
     has_cdiv = any(isinstance(f, sy.Call) and f.fn == "cdiv" for t in terms for f in t.factors)
@@ -1265,6 +1278,29 @@ def _common_shift(bound_offset: int, access_shift: int) -> int:
     if bound_offset > 0 and access_shift > 0:
         return min(bound_offset, access_shift)
     return 0
+
+
+def _masked_by(conds: tuple[Comparison, ...], found: list[Bound], dims: tuple[Dim, ...]) -> tuple[Bound, ...]:
+    """The mask's bounds on no lane dimension of the index (``Access.masked_by``): lane bounds on a
+    lane the index does not hold, tests true on every lane (``o_i < BT``, found as wraps), and
+    scalar bounds."""
+    sources = {d.source for d in dims}
+    lanes = [b for b in found if b.wrap or b.source not in sources]
+    return (*lanes, *(b for c in conds if (b := _scalar_bound(c)) is not None))
+
+
+def _scalar_bound(c: Comparison) -> Bound | None:
+    """``j < max_j`` (or ``max_j > j``) on no lane: a bound on a scalar row or column of the access,
+    beside or instead of its lane bounds. ``0 < n`` and ``j < 4`` compare no position with a size."""
+    if _has_lanes(c) or c.op not in ("<", "<=", ">", ">="):
+        return None
+    flip = c.op in (">", ">=")
+    index, limit = (c.right, c.left) if flip else (c.left, c.right)
+    if not sy.variable(sy.expand(index)) or not sy.variable(sy.expand(limit)):
+        return None
+    index_text, limit_text = (c.right_text, c.left_text) if flip else (c.left_text, c.right_text)
+    return Bound(None, index_text or sy.render(index), "<=" if c.op in ("<=", ">=") else "<",
+                 limit_text or sy.render(limit), False, c.span)
 
 
 def _has_lanes(c: Comparison) -> bool:
