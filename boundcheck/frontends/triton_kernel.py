@@ -177,6 +177,8 @@ class _Pending:
     row_bounds: tuple[Bound, ...] = ()  # guards that are rows of whole tiles (shared by the buffer)
     shape: dict[str, str] = field(default_factory=dict)  # block-pointer lane source -> its axis's extent
     masked_by: tuple[Bound, ...] = ()  # the mask's bounds on no lane dimension of the index
+    rows: tuple[tuple[str, Loop], ...] = ()  # loop variables the index steps by outside its lane dimensions
+    row_tests: tuple[tuple[str, Bound], ...] = ()  # the mask's scalar bounds, by the loop variable they test
 
     def extents_of(self, source: str) -> set[str]:
         """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
@@ -219,8 +221,22 @@ class KernelAnalyser:
                         contracts=self.contracts, tail_handled=self.tail_handled,
                         unused_masks=self._unused_masks())
         self._share_row_layouts()
+        self._scalar_rows()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
+
+    def _scalar_rows(self) -> None:
+        """A loop variable that a mask bounds (``active = j < max_j``) walks rows that can pass an
+        extent: it is a dimension of every access whose index steps by it (one row per iteration,
+        ``(i_t * BT + j) * K + o_k``), bounded where that access's own mask tests it."""
+        bounded = {name for p in self.accesses for name, _ in p.row_tests}
+        for p in self.accesses:
+            for name, loop in p.rows:
+                if name not in bounded:
+                    continue
+                source = f"row {name}"
+                p.dims = (*p.dims, Dim(source, name, None, Tiling.LOOP, loop=loop))
+                p.guards = (*p.guards, *(replace(b, source=source) for n, b in p.row_tests if n == name))
 
     def _unused_masks(self) -> set[str]:
         """Lane sources of the comparisons with a runtime extent that the kernel assigns to a name
@@ -911,7 +927,7 @@ class KernelAnalyser:
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
-        opaque, masked_by = False, ()
+        opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
         mask = self.ev(mask_node) if mask_node is not None and not none else None
@@ -932,6 +948,7 @@ class KernelAnalyser:
                     opaque = True  # a data or causal mask: what bounds the access is unknown
                 guards.extend(found)
                 masked_by = _masked_by(mask.conds, found, dims)
+                row_tests = _row_tests(mask.conds, self.loop_of)
         guards.extend(self._tile_guard_bounds(parts))
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
         padding, flows, other_at = None, (), None
@@ -946,7 +963,8 @@ class KernelAnalyser:
             flows = (Flow(index, padding.value, padding.undefined),)
         self.accesses.append(_Pending(kind, _buffer(ptr.expr), span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
-                                      row_bounds=row_bounds, masked_by=masked_by))
+                                      row_bounds=row_bounds, masked_by=masked_by,
+                                      rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
@@ -1301,6 +1319,29 @@ def _scalar_bound(c: Comparison) -> Bound | None:
     index_text, limit_text = (c.right_text, c.left_text) if flip else (c.left_text, c.right_text)
     return Bound(None, index_text or sy.render(index), "<=" if c.op in ("<=", ">=") else "<",
                  limit_text or sy.render(limit), False, c.span)
+
+
+def _loop_rows(index: sy.Expr, parts: list[sy.DimPart], loops: dict[str, Loop]) -> tuple[tuple[str, Loop], ...]:
+    """Loop variables the index steps by outside its lane terms and their tile offsets: a row per
+    iteration (``(i_t * BT + j) * K + o_k`` in ``for j in range(BC)``)."""
+    offsets = {s for p in parts for s in p.offset_syms}
+    names = sorted({s.name for t in sy.variable(sy.expand(index)) if not any(sy.lanes(f) for f in t.factors)
+                    for f in t.factors for s in sy.syms(f)
+                    if s.kind is sy.Kind.LOOP and s.name in loops and s.name not in offsets})
+    return tuple((name, loops[name]) for name in names)
+
+
+def _row_tests(conds: tuple[Comparison, ...], loops: dict[str, Loop]) -> tuple[tuple[str, Bound], ...]:
+    """The mask's scalar bounds on a loop variable itself (``j < max_j``), by that variable. A test
+    of an expression of it (``i_t * BT + j < T``, ``pid + j * n < m``) says what the author bounds
+    less plainly: the row may be a column of another buffer, or a tile in bounds by construction."""
+    out = []
+    for c in conds:
+        bound = _scalar_bound(c)
+        index = c.right if c.op in (">", ">=") else c.left
+        if bound is not None and isinstance(index, sy.Sym) and index.kind is sy.Kind.LOOP and index.name in loops:
+            out.append((index.name, bound))
+    return tuple(out)
 
 
 def _has_lanes(c: Comparison) -> bool:

@@ -80,8 +80,9 @@ def test_the_chunk_loop_masked_on_keys_is_safe(chunk: str) -> None:
     assert findings(KEY_BLOCKS.format(chunk=chunk, mask="(o_s[:, None] < T) & (o_d[None, :] < K)")) == []
 
 
-# One row of a sub-chunk per iteration: `active` bounds the row (a scalar), `m_k` the columns. A
-# mask that keeps only the row bound is a partial guard, not a missing one.
+# One row of a sub-chunk per iteration: `active` bounds the row (a loop variable, no lane), `m_k`
+# the columns. The row is a dimension of every access that steps by it: a mask that keeps only one
+# of the two bounds is a partial guard.
 ROWS = """\
 import triton
 import triton.language as tl
@@ -93,17 +94,17 @@ def rows(k_ptr, y_ptr, T, K, BC: tl.constexpr, BK: tl.constexpr):
     o_k = i_k * BK + tl.arange(0, BK)
     m_k = o_k < K
     max_j = min(BC, T - i_t * BC)
-    acc = tl.zeros([BK], dtype=tl.float32)
     for j in tl.static_range(BC):
         active = j < max_j
-        acc += tl.load(k_ptr + (i_t * BC + j) * K + o_k, mask={mask}, other=0.0)
-    tl.store(y_ptr + i_t * K + o_k, acc, mask=m_k)
+        x = tl.load(k_ptr + (i_t * BC + j) * K + o_k, mask={mask}, other=0.0)
+        tl.store(y_ptr + (i_t * BC + j) * K + o_k, x * 2.0, mask=m_k & active)
 """
 
 
-def test_a_mask_bounding_only_the_scalar_row_is_a_partial_guard() -> None:
-    src = ROWS.format(mask="active")
-    assert findings(src) == [(line_of(src, "acc += tl.load"), "BC103")]
+@pytest.mark.parametrize("mask", ["active", "m_k"])
+def test_a_mask_bounding_the_row_or_the_columns_alone_is_a_partial_guard(mask: str) -> None:
+    src = ROWS.format(mask=mask)
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC103")]
 
 
 def test_the_row_and_column_bounds_together_are_safe() -> None:
@@ -145,8 +146,8 @@ def test_the_partial_guard_message_names_what_the_mask_tests() -> None:
     from boundcheck.model import Language
     from boundcheck.settings import Settings
 
-    found, _ = check_source("k.py", Language.TRITON, ROWS.format(mask="active"), Settings())
-    assert "is masked by `j < max_j` but not along `o_k`" in found[0].message
+    found, _ = check_source("k.py", Language.TRITON, GATHER.format(mask="row_mask[:, None]"), Settings())
+    assert "is masked by `rows < n_rows` but not along `ks`" in found[0].message
 
 
 # Chunks of a split walked from its last chunk down: `cdiv(s, BT) - 1` is where the loop stops
