@@ -11,7 +11,19 @@ import math
 import re
 from dataclasses import dataclass
 
-from boundcheck.model import Access, Bound, Dim, Divisibility, FloorDiv, Kernel, Language, Space, Tiling, Use
+from boundcheck.model import (
+    Access,
+    Bound,
+    Dim,
+    Divisibility,
+    FloorDiv,
+    Kernel,
+    Language,
+    Loop,
+    Space,
+    Tiling,
+    Use,
+)
 from boundcheck.symbolic import tile_factors
 
 
@@ -76,6 +88,9 @@ class Coverage:
     # dimensions a mask or guard bounds (wraps, clamps and contracts are not guards): an access
     # with none is unguarded (BC101), one with some but not all is partially guarded (BC103)
     guarded: tuple[Dim, ...] = ()
+    # where no dimension is guarded: the mask's bounds on something else (``Access.masked_by``),
+    # which still make a dimension left out a partial guard, not a missing one
+    masked: tuple[Bound, ...] = ()
 
 
 def coverage(kernel: Kernel, access: Access) -> Coverage | None:
@@ -104,7 +119,8 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
         else:
             uncovered.append(dim)
     guarded = tuple(d for d in access.dims if any(covers(b, d) and not b.wrap for b in access.guards))
-    return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded)
+    return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded,
+                    () if guarded else access.masked_by)
 
 
 def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
@@ -117,8 +133,20 @@ def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
     return any(
         other.buffer == access.buffer and not (loop.span.line <= other.span.line <= loop.end_line)
         and any(b.source == dim.source and not b.wrap for b in other.guards)
+        and _may_hold_tail(other, dim.source, loop)
         for other in kernel.accesses
     )
+
+
+def _may_hold_tail(other: Access, source: str, loop: Loop) -> bool:
+    """``other`` can be the partial tile that ``loop`` leaves: it is outside any loop over the lane
+    (after the loop, or moved by it), or in a loop that walks the lane's tiles up to an extent
+    (``range(prev_multiple, n, B)``, ``range(a, min(b, cdiv(n, B)))``, ``range(NT - 1, -1, -1)``).
+    A masked access in a loop over other tiles is no tail of this one where that loop holds full
+    tiles only (the tiles below the program's own), walks down to 0, or has a trip count that says
+    nothing of the extent (``range(0, i_i)``: the sub-chunks before this one)."""
+    theirs = {d.loop for d in other.dims if d.source == source} - {None, loop}
+    return all(lp.walks_tail or (not lp.full_tiles and lp.walks is not None) for lp in theirs)
 
 
 def describe_dims(dims: tuple[Dim, ...] | list[Dim], among: tuple[Dim, ...] = ()) -> str:

@@ -217,6 +217,10 @@ class Access:
     checked_dims: frozenset[str] = frozenset()  # sources protected by boundary_check / TMA
     text: str = ""
     other_at: Span | None = None  # where ``, other=…`` would go (Triton masked loads)
+    # conjuncts of the access's mask that bound no lane dimension of its index: a scalar row or
+    # column (``j < max_j``), a lane the index reaches only through loaded data, a test true on
+    # every lane (``o_i < BT``). The access is masked, so a dimension left out is a partial guard
+    masked_by: tuple[Bound, ...] = ()
 
 
 @dataclass(frozen=True)

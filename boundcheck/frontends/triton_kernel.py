@@ -35,6 +35,7 @@ from boundcheck.model import (
     Reduction,
     Space,
     Span,
+    TileWalk,
     Tiling,
     Use,
 )
@@ -175,6 +176,9 @@ class _Pending:
     uses: list[Use] = field(default_factory=list)
     row_bounds: tuple[Bound, ...] = ()  # guards that are rows of whole tiles (shared by the buffer)
     shape: dict[str, str] = field(default_factory=dict)  # block-pointer lane source -> its axis's extent
+    masked_by: tuple[Bound, ...] = ()  # the mask's bounds on no lane dimension of the index
+    rows: tuple[tuple[str, Loop], ...] = ()  # loop variables the index steps by outside its lane dimensions
+    row_tests: tuple[tuple[str, Bound], ...] = ()  # the mask's scalar bounds, by the loop variable they test
 
     def extents_of(self, source: str) -> set[str]:
         """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
@@ -217,8 +221,22 @@ class KernelAnalyser:
                         contracts=self.contracts, tail_handled=self.tail_handled,
                         unused_masks=self._unused_masks())
         self._share_row_layouts()
+        self._scalar_rows()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
+
+    def _scalar_rows(self) -> None:
+        """A loop variable that a mask bounds (``active = j < max_j``) walks rows that can pass an
+        extent: it is a dimension of every access whose index steps by it (one row per iteration,
+        ``(i_t * BT + j) * K + o_k``), bounded where that access's own mask tests it."""
+        bounded = {name for p in self.accesses for name, _ in p.row_tests}
+        for p in self.accesses:
+            for name, loop in p.rows:
+                if name not in bounded:
+                    continue
+                source = f"row {name}"
+                p.dims = (*p.dims, Dim(source, name, None, Tiling.LOOP, loop=loop))
+                p.guards = (*p.guards, *(replace(b, source=source) for n, b in p.row_tests if n == name))
 
     def _unused_masks(self) -> set[str]:
         """Lane sources of the comparisons with a runtime extent that the kernel assigns to a name
@@ -493,9 +511,8 @@ class KernelAnalyser:
                     start_div = sy.floor_division(candidate, header)
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
-        walks = sy.tile_walk(stop_expr, step.expr if step is not None else None) \
-            if stop_expr is not None and trip is None else None
-        loop = Loop(header, var, trip, _stops_before_tail(stop_expr) or trip is not None or _below_own_tile(stop_expr, step),
+        walks = _tile_walk(stop_expr, step) if stop_expr is not None and trip is None and not _falling(step) else None
+        loop = Loop(header, var, trip, _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step),
                     stmt.end_lineno or stmt.lineno,
                     walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
                     walks=walks)
@@ -959,7 +976,7 @@ class KernelAnalyser:
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
-        opaque = False
+        opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
         mask = self.ev(mask_node) if mask_node is not None and not none else None
@@ -979,6 +996,8 @@ class KernelAnalyser:
                 if not found and (mask.extra.get("data") or any(_has_lanes(c) for c in mask.conds)):
                     opaque = True  # a data or causal mask: what bounds the access is unknown
                 guards.extend(found)
+                masked_by = _masked_by(mask.conds, found, dims)
+                row_tests = _row_tests(mask.conds, self.loop_of)
         guards.extend(self._tile_guard_bounds(parts))
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
         padding, flows, other_at = None, (), None
@@ -993,7 +1012,8 @@ class KernelAnalyser:
             flows = (Flow(index, padding.value, padding.undefined),)
         self.accesses.append(_Pending(kind, _buffer(ptr.expr), span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
-                                      row_bounds=row_bounds))
+                                      row_bounds=row_bounds, masked_by=masked_by,
+                                      rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
@@ -1101,7 +1121,7 @@ class KernelAnalyser:
     def _finish(self, p: _Pending) -> Access:
         dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
-                      p.facts, 1, p.opaque, p.checked, p.text, p.other_at)
+                      p.facts, 1, p.opaque, p.checked, p.text, p.other_at, masked_by=p.masked_by)
 
 
 def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
@@ -1177,6 +1197,14 @@ def _falling(step: Val | None) -> bool:
     return sy.constant(terms) < 0 or any(t.coeff < 0 for t in sy.variable(terms))
 
 
+def _tile_walk(stop: sy.Expr, step: Val | None) -> TileWalk | None:
+    """The extent the loop walks tile by tile: its stop, or, for a count of tiles, an operand of a
+    ``min`` there (``range(first, min(last, cdiv(n, B)))`` stops at the partial tile when n does)."""
+    if step is not None:
+        return sy.tile_walk(stop, step.expr)
+    return next((w for e in _min_operands(stop) if (w := sy.tile_walk(e)) is not None), None)
+
+
 def _min_operands(e: sy.Expr) -> list[sy.Expr]:
     """``e`` and, through ``min(…)``, each operand: ``min(T // BS * BS, end)`` stops at the floor
     whenever the extent is the smaller."""
@@ -1227,8 +1255,10 @@ def _runtime_extent(e: sy.Expr) -> bool:
 
 def _below_own_tile(stop: sy.Expr | None, step: Val | None) -> bool:
     """``range(0, i_t * BT, BS)``: tiles stepped up to the start of the program's own tile, which
-    lies inside the extent; they are all full (the keys before a query block)."""
-    if stop is None or step is None:
+    lies inside the extent; they are all full (the keys before a query block). So are the tiles
+    counted up to the program's own (``range(0, i_i)``: the sub-chunks before this one). A loop
+    walking down stops at its lowest tile: its stop says nothing of the tiles it starts from."""
+    if stop is None or _falling(step):
         return False
     terms = sy.expand(stop)
     moving = sy.variable(terms)
@@ -1253,9 +1283,10 @@ def _as_extent(e: sy.Expr) -> sy.Expr:
     return e
 
 
-def _stops_before_tail(stop: sy.Expr | None) -> bool:
-    """``cdiv(K, B) - 1`` tiles, or ``cdiv(K, B) * B - B`` elements: every tile is full."""
-    if stop is None:
+def _stops_before_tail(stop: sy.Expr | None, step: Val | None = None) -> bool:
+    """``cdiv(K, B) - 1`` tiles, or ``cdiv(K, B) * B - B`` elements: every tile is full. Not where
+    the loop walks down (``range(cdiv(n, B) - 1, cdiv(s, B) - 1, -1)``): its stop is the lowest tile."""
+    if stop is None or _falling(step):
         return False
     terms = sy.expand(stop)
     has_cdiv = any(isinstance(f, sy.Call) and f.fn == "cdiv" for t in terms for f in t.factors)
@@ -1335,6 +1366,52 @@ def _common_shift(bound_offset: int, access_shift: int) -> int:
     if bound_offset > 0 and access_shift > 0:
         return min(bound_offset, access_shift)
     return 0
+
+
+def _masked_by(conds: tuple[Comparison, ...], found: list[Bound], dims: tuple[Dim, ...]) -> tuple[Bound, ...]:
+    """The mask's bounds on no lane dimension of the index (``Access.masked_by``): lane bounds on a
+    lane the index does not hold, tests true on every lane (``o_i < BT``, found as wraps), and
+    scalar bounds."""
+    sources = {d.source for d in dims}
+    lanes = [b for b in found if b.wrap or b.source not in sources]
+    return (*lanes, *(b for c in conds if (b := _scalar_bound(c)) is not None))
+
+
+def _scalar_bound(c: Comparison) -> Bound | None:
+    """``j < max_j`` (or ``max_j > j``) on no lane: a bound on a scalar row or column of the access,
+    beside or instead of its lane bounds. ``0 < n`` and ``j < 4`` compare no position with a size."""
+    if _has_lanes(c) or c.op not in ("<", "<=", ">", ">="):
+        return None
+    flip = c.op in (">", ">=")
+    index, limit = (c.right, c.left) if flip else (c.left, c.right)
+    if not sy.variable(sy.expand(index)) or not sy.variable(sy.expand(limit)):
+        return None
+    index_text, limit_text = (c.right_text, c.left_text) if flip else (c.left_text, c.right_text)
+    return Bound(None, index_text or sy.render(index), "<=" if c.op in ("<=", ">=") else "<",
+                 limit_text or sy.render(limit), False, c.span)
+
+
+def _loop_rows(index: sy.Expr, parts: list[sy.DimPart], loops: dict[str, Loop]) -> tuple[tuple[str, Loop], ...]:
+    """Loop variables the index steps by outside its lane terms and their tile offsets: a row per
+    iteration (``(i_t * BT + j) * K + o_k`` in ``for j in range(BC)``)."""
+    offsets = {s for p in parts for s in p.offset_syms}
+    names = sorted({s.name for t in sy.variable(sy.expand(index)) if not any(sy.lanes(f) for f in t.factors)
+                    for f in t.factors for s in sy.syms(f)
+                    if s.kind is sy.Kind.LOOP and s.name in loops and s.name not in offsets})
+    return tuple((name, loops[name]) for name in names)
+
+
+def _row_tests(conds: tuple[Comparison, ...], loops: dict[str, Loop]) -> tuple[tuple[str, Bound], ...]:
+    """The mask's scalar bounds on a loop variable itself (``j < max_j``), by that variable. A test
+    of an expression of it (``i_t * BT + j < T``, ``pid + j * n < m``) says what the author bounds
+    less plainly: the row may be a column of another buffer, or a tile in bounds by construction."""
+    out = []
+    for c in conds:
+        bound = _scalar_bound(c)
+        index = c.right if c.op in (">", ">=") else c.left
+        if bound is not None and isinstance(index, sy.Sym) and index.kind is sy.Kind.LOOP and index.name in loops:
+            out.append((index.name, bound))
+    return tuple(out)
 
 
 def _has_lanes(c: Comparison) -> bool:

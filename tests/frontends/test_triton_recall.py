@@ -26,8 +26,8 @@ def chunk_t(a_ptr, y_ptr, T, BT: tl.constexpr):
 
 
 def test_a_mask_left_with_only_an_own_tile_test_does_not_hide_the_tiled_dimension() -> None:
-    src = CHUNK_T.format(mask="(o_a[:, None] < BT)")
-    assert findings(src) == [(line_of(src, "b_a = tl.load"), "BC101")]
+    src = CHUNK_T.format(mask="(o_a[:, None] < BT)")  # a mask, bounding one dimension: a partial guard
+    assert findings(src) == [(line_of(src, "b_a = tl.load"), "BC103")]
 
 
 def test_the_own_tile_test_beside_the_row_bound_is_safe() -> None:
