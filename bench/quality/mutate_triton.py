@@ -350,9 +350,10 @@ class TritonMutator:
         """What a bound test compares, where the kernel's text fixes no runtime extent in it:
         "tile" for ``arange(0, B) < C`` with C a compile-time parameter or literal (see
         ``tile_fits``); "sizes" where every operand of every comparison (through assigned names) is
-        made of compile-time values and lane offsets ``arange`` of them only, as in
-        ``(BC + o_i)[None, :] < BT``: with no runtime extent it is no boundary bound, and whether it
-        ever cuts a lane depends on constexpr values the kernel does not fix; "indices" where both
+        made of compile-time values only, as in ``num_intra_levels + 2 < L``: no runtime extent and
+        no lane, so it bounds no dimension of the tile. Lanes against a compile-time bound,
+        ``(64 + o_v)[None, :] < V``, stay mutants: V may be a head dimension passed as constexpr,
+        with a real tail (the text cannot tell it from a chunk size such as ``(BC + o_i) < BT``); "indices" where both
         sides are lane indices (an ``arange``, no parameter extent, no load), as in the triangle
         ``o_i[:, None] >= o_j[None, :]``: it compares no index with an extent. None otherwise."""
         cmp = self.strip(fn, expr, at)
@@ -372,7 +373,7 @@ class TritonMutator:
                  for c in tests]
         if all(all("lanes" in k and "extent" not in k for k in sides) for sides in kinds):
             return "indices"
-        if all(all(k <= {"const", "lanes"} for k in sides) for sides in kinds):
+        if all(all(k <= {"const"} for k in sides) for sides in kinds):
             return "sizes"
         return None
 
