@@ -344,17 +344,132 @@ class TritonMutator:
         """``arange(0, B) < C`` with C a compile-time bound: a whole tile that covers the dimension
         exactly when B == C (then the bound is always true) and has a tail when B is the next power
         of two; which one cannot be told from the kernel, so no mutant is made on it."""
+        return self.compile_time_test(fn, expr, at) == "tile"
+
+    def compile_time_test(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+        """What a bound test compares, where the kernel's text fixes no runtime extent in it:
+        "tile" for ``arange(0, B) < C`` with C a compile-time parameter or literal (see
+        ``tile_fits``); "sizes" where every operand of every comparison (through assigned names) is
+        made of compile-time values only, as in ``num_intra_levels + 2 < L``: no runtime extent and
+        no lane, so it bounds no dimension of the tile. Lanes against a compile-time bound,
+        ``(64 + o_v)[None, :] < V``, stay mutants: V may be a head dimension passed as constexpr,
+        with a real tail (the text cannot tell it from a chunk size such as ``(BC + o_i) < BT``); "indices" where both
+        sides are lane indices (an ``arange``, no parameter extent, no load), as in the triangle
+        ``o_i[:, None] >= o_j[None, :]``: it compares no index with an extent. None otherwise."""
         cmp = self.strip(fn, expr, at)
-        if not (isinstance(cmp, cst.Comparison) and len(cmp.comparisons) == 1):
-            return False
-        op = cmp.comparisons[0].operator
-        index, bound = (cmp.left, cmp.comparisons[0].comparator) if isinstance(
-            op, (cst.LessThan, cst.LessThanEqual)) else (cmp.comparisons[0].comparator, cmp.left)
-        index = self.strip(fn, index, at)
-        whole = isinstance(index, cst.Call) and dotted(index.func).split(".")[-1] == "arange" and bool(
-            index.args) and code(index.args[0].value).strip() == "0"
-        compile_time = self.names(bound) <= self.constexprs(fn) | {"tl", "triton"}
-        return whole and compile_time
+        if isinstance(cmp, cst.Comparison) and len(cmp.comparisons) == 1:
+            op = cmp.comparisons[0].operator
+            index, bound = (cmp.left, cmp.comparisons[0].comparator) if isinstance(
+                op, (cst.LessThan, cst.LessThanEqual)) else (cmp.comparisons[0].comparator, cmp.left)
+            index = self.strip(fn, index, at)
+            whole = isinstance(index, cst.Call) and dotted(index.func).split(".")[-1] == "arange" and bool(
+                index.args) and code(index.args[0].value).strip() == "0"
+            if whole and self.names(bound) <= self.constexprs(fn) | {"tl", "triton"}:
+                return "tile"
+        tests = self.comparisons(fn, expr, at)
+        if not tests:
+            return None
+        kinds = [[self.origin(fn, side) for side in [c.left, *(t.comparator for t in c.comparisons)]]
+                 for c in tests]
+        if all(all("lanes" in k and "extent" not in k for k in sides) for sides in kinds):
+            return "indices"
+        if all(all(k <= {"const"} for k in sides) for sides in kinds):
+            return "sizes"
+        return None
+
+    def comparisons(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode) -> list[cst.Comparison]:
+        """The ordering comparisons ``expr`` is a conjunction of (through subscripts and assigned
+        names); empty where some part is not one."""
+        out = []
+        for part in self.conjuncts(self.strip(fn, expr, at)):
+            part = self.strip(fn, part, at)
+            if not (isinstance(part, cst.Comparison) and all(isinstance(t.operator, (
+                    cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual))
+                    for t in part.comparisons)):
+                return []
+            out.append(part)
+        return out
+
+    def bindings(self, fn: Function, name: str) -> list[cst.BaseExpression] | None:
+        """The values of every ``name = value`` in the function (a tuple target takes its element);
+        None where the name is also bound otherwise: a parameter, an augmented assignment, or a
+        target this cannot pair with a value."""
+        key = (id(fn.node), name)
+        cache = self.__dict__.setdefault("_bindings", {})
+        if key in cache:
+            return cache[key]
+        params = [*fn.node.params.params, *fn.node.params.kwonly_params, *fn.node.params.posonly_params]
+        found: list[cst.BaseExpression] | None = []
+        if any(p.name.value == name for p in params) or any(name in self.names(a.target) for a in fn.augassigns):
+            found = None
+        for a in fn.assigns if found is not None else []:
+            for t in a.targets:
+                if isinstance(t.target, cst.Name) and t.target.value == name and len(a.targets) == 1:
+                    found.append(a.value)
+                elif isinstance(t.target, cst.Tuple) and name in self.names(t.target):
+                    pos = [i for i, e in enumerate(t.target.elements)
+                           if isinstance(e.value, cst.Name) and e.value.value == name]
+                    if (len(a.targets) == 1 and len(pos) == 1 and isinstance(a.value, cst.Tuple)
+                            and len(a.value.elements) == len(t.target.elements)):
+                        found.append(a.value.elements[pos[0]].value)
+                    else:
+                        found = None
+                        break
+                elif name in self.names(t.target):
+                    found = None
+                    break
+            if found is None:
+                break
+        cache[key] = found
+        return found
+
+    PURE_CALLS = {"cdiv", "next_power_of_2", "log2", "float", "int", "min", "max", "minimum", "maximum",
+                  "abs", "to", "program_id"}
+
+    def origin(self, fn: Function, expr: cst.CSTNode, depth: int = 0) -> frozenset[str]:
+        """Where the value of ``expr`` comes from, by the kernel's text: "const" (literals,
+        ``tl.constexpr`` parameters and names assigned from them), "lanes" (an ``arange``), "scalar"
+        (a program id, a loop variable), "extent" (a runtime parameter, a load, anything else)."""
+        if depth > 8:
+            return frozenset({"extent"})
+        sub = lambda e: self.origin(fn, e, depth + 1)  # noqa: E731
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return frozenset({"const"})
+        if isinstance(expr, cst.Name):
+            if expr.value in self.constexprs(fn) or expr.value in {"True", "False", "None"}:
+                return frozenset({"const"})
+            if any(expr.value in self.names(loop.target) for loop in fn.loops):
+                return frozenset({"scalar"})
+            values = self.bindings(fn, expr.value)
+            if not values:
+                return frozenset({"extent"})
+            return frozenset().union(*(sub(v) for v in values))
+        if isinstance(expr, cst.Attribute):
+            return frozenset({"const"}) if dotted(expr).split(".")[0] in {"tl", "triton"} else frozenset({"extent"})
+        if isinstance(expr, cst.BinaryOperation):
+            return sub(expr.left) | sub(expr.right)
+        if isinstance(expr, cst.UnaryOperation):
+            return sub(expr.expression)
+        if isinstance(expr, cst.Subscript):
+            plain = all(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None
+                        and e.slice.step is None or isinstance(e.slice, cst.Index)
+                        and isinstance(e.slice.value, cst.Name) and e.slice.value.value == "None"
+                        for e in expr.slice)
+            return sub(expr.value) if plain else frozenset({"extent"})
+        if isinstance(expr, cst.Call):
+            name = dotted(expr.func).split(".")[-1] if dotted(expr.func) else ""
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "to":
+                return sub(expr.func.value)
+            head = dotted(expr.func).split(".")[0]
+            if head not in {"tl", "triton", "float", "int", "min", "max", "abs"}:
+                return frozenset({"extent"})
+            args = frozenset().union(*(sub(a.value) for a in expr.args)) if expr.args else frozenset()
+            if name == "arange":
+                return args | {"lanes"}
+            if name == "program_id":
+                return frozenset({"scalar"})
+            return args if name in self.PURE_CALLS else frozenset({"extent"})
+        return frozenset({"extent"})
 
     def has_bound(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, every: bool,
                   depth: int = 0) -> bool:
@@ -404,7 +519,7 @@ class TritonMutator:
         loop = self.enclosing_loop(call)
         if loop is None:
             return set()
-        found = self.names(loop.target)
+        found = set(self.names(loop.target))  # a copy: the cached set must stay the target's own
 
         class _V(cst.CSTVisitor):
             def visit_Assign(self, n: cst.Assign) -> None:
@@ -492,13 +607,20 @@ class TritonMutator:
                 if not victims:
                     continue
                 victim = victims[-1]
-                if self.tile_fits(fn, victim, call):
+                kind = self.compile_time_test(fn, victim, call)
+                why = {"tile": "cannot tell: a whole tile arange(0, B) against a compile-time bound (no tail when"
+                               " B equals it)",
+                       "indices": "not a bound: the mask compares no index with an extent",
+                       "sizes": "cannot tell: the dropped test compares compile-time sizes only (no runtime"
+                                " extent)"}.get(kind or "")
+                if why is None and self.clamped(fn, victim, call):
+                    why = "not a bound bug: the index is clamped into the extent (only the padding changes)"
+                if why is not None:
                     key = (operator, *self.start(victim))
                     if key in self.seen:
                         continue
                     self.seen.add(key)
-                    self.out.skip(operator, "BC103", "cannot tell: a whole tile arange(0, B) against a compile-time"
-                                                     " bound (no tail when B equals it)")
+                    self.out.skip(operator, "BC103", why)
                     continue
                 if not any(p is not victim for p in bounds):
                     self.out.skip(operator, "BC103", "no other bound would remain")
@@ -509,6 +631,187 @@ class TritonMutator:
                     continue
                 node, text = change
                 self.emit(operator, "BC103", node, text, f"dropped `{code(victim)}` from the mask", targets)
+
+    # -- a load whose index is clamped into the extent -----------------------------------------
+
+    @staticmethod
+    def _flat(node: cst.CSTNode) -> str:
+        return code(node.with_changes(lpar=[], rpar=[]) if hasattr(node, "lpar") else node).replace(" ", "")
+
+    def axis_tag(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
+        """"rows" for ``[:, None]``, "cols" for ``[None, :]``, "flat" for neither (names resolved,
+        as ``mask_layout`` does); None for both."""
+        text = code(expr)
+        for _ in range(3):
+            if isinstance(expr, cst.Name):
+                assign = self.resolve(fn, expr.value, at)
+                if assign is None:
+                    break
+                expr, at, text = assign.value, assign, code(assign.value)
+        compact = text.replace(" ", "")
+        rows, cols = "[:,None]" in compact, "[None,:]" in compact
+        return None if rows and cols else "rows" if rows else "cols" if cols else "flat"
+
+    def clamp_limits(self, fn: Function, expr: cst.BaseExpression, depth: int = 0
+                     ) -> tuple[set[str], set[str]] | None:
+        """(upper, lower) limits of ``tl.minimum`` / ``tl.maximum`` nested around an index (through a
+        name with a single value); None if ``expr`` is no such clamp."""
+        if depth > 4:
+            return None
+        if isinstance(expr, cst.Name):
+            values = self.bindings(fn, expr.value)
+            if not values or len({code(v) for v in values}) != 1:
+                return None
+            return self.clamp_limits(fn, values[0], depth + 1)
+        if not (isinstance(expr, cst.Call) and dotted(expr.func) in {
+                "tl.minimum", "tl.maximum", "triton.language.minimum", "triton.language.maximum"}
+                and len(expr.args) == 2 and not any(a.keyword or a.star for a in expr.args)):
+            return None
+        lanes = ["lanes" in self.origin(fn, a.value) for a in expr.args]
+        if lanes.count(True) != 1:
+            return None
+        inner, limit = (expr.args[0].value, expr.args[1].value) if lanes[0] else (expr.args[1].value,
+                                                                                  expr.args[0].value)
+        upper, lower = self.clamp_limits(fn, inner, depth + 1) or (set(), set())
+        (upper if dotted(expr.func).endswith("minimum") else lower).add(self._flat(limit))
+        return upper, lower
+
+    def pointer_terms(self, fn: Function, expr: cst.BaseExpression, tag: str | None, depth: int = 0
+                      ) -> list[tuple[str, tuple[set[str], set[str]] | None]] | None:
+        """The lane-varying additive terms of a pointer: (axis tag, clamp limits or None for an
+        unclamped index); scalar terms are left out. None where this cannot tell."""
+        if depth > 8:
+            return None
+        origin = self.origin(fn, expr)
+        if "lanes" not in origin:
+            return []
+        walk = lambda e, t=tag: self.pointer_terms(fn, e, t, depth + 1)  # noqa: E731
+        limits = self.clamp_limits(fn, expr)
+        if limits is not None:
+            return [(tag or "flat", limits)]
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)):
+            left, right = walk(expr.left), walk(expr.right)
+            return None if left is None or right is None else left + right
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply):
+            sides = [s for s in (expr.left, expr.right) if "lanes" in self.origin(fn, s)]
+            return walk(sides[0]) if len(sides) == 1 else None
+        if isinstance(expr, cst.Subscript):
+            inner = code(expr.with_changes(value=cst.Name("x"), lpar=[], rpar=[])).replace(" ", "")
+            new = {"x[:,None]": "rows", "x[None,:]": "cols"}.get(inner)
+            return None if new is None or tag is not None else walk(expr.value, new)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "to":
+            return walk(expr.func.value)
+        if isinstance(expr, cst.Name):
+            values = self.bindings(fn, expr.value)
+            if not values or len({code(v) for v in values}) != 1:
+                return None
+            return walk(values[0])
+        return [(tag or "flat", None)]
+
+    def mask_reaches(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, target: cst.Assign,
+                     tag: str | None, depth: int = 0) -> list[str | None] | None:
+        """The subscript tags under which the mask ``expr`` uses ``target``'s name (None: none
+        applied); None where a tag would stack on another."""
+        if depth > 6:
+            return []
+        if isinstance(expr, cst.Name):
+            assign = self.resolve(fn, expr.value, at)
+            if assign is None:
+                return []
+            if assign is target:
+                return [tag]
+            return self.mask_reaches(fn, assign.value, assign, target, tag, depth + 1)
+        if isinstance(expr, cst.Subscript):
+            inner = code(expr.with_changes(value=cst.Name("x"), lpar=[], rpar=[])).replace(" ", "")
+            new = {"x[:,None]": "rows", "x[None,:]": "cols"}.get(inner)
+            if new is None or tag is not None:
+                found = self.mask_reaches(fn, expr.value, at, target, tag, depth + 1)
+                return None if found else found
+            return self.mask_reaches(fn, expr.value, at, target, new, depth + 1)
+        children: list[cst.BaseExpression] = []
+        if isinstance(expr, cst.BinaryOperation):
+            children = [expr.left, expr.right]
+        elif isinstance(expr, cst.UnaryOperation):
+            children = [expr.expression]
+        elif isinstance(expr, cst.Comparison):
+            children = [expr.left, *(t.comparator for t in expr.comparisons)]
+        elif isinstance(expr, cst.Call):
+            children = [a.value for a in expr.args]
+        out: list[str | None] = []
+        for child in children:
+            found = self.mask_reaches(fn, child, at, target, tag, depth + 1)
+            if found is None:
+                return None
+            out += found
+        return out
+
+    def clamped(self, fn: Function, victim: cst.BaseExpression, call: cst.Call) -> bool:
+        """Whether every access the dropped conjunct guards is a load whose index along the
+        conjunct's axis is clamped into the conjunct's own extent (``tl.minimum(x, n - 1)``,
+        ``tl.maximum(..., 0)``): without the conjunct the load stays in bounds and only its padding
+        changes. A store through a clamp still writes the wrong element, so stores never count."""
+        tests = self.comparisons(fn, victim, call)
+        if not tests:
+            return False
+        needs: list[tuple[str, str]] = []  # ("upper" | "lower", the limit a clamp must name)
+        for cmp in tests:
+            if len(cmp.comparisons) != 1:
+                return False
+            op, left, right = cmp.comparisons[0].operator, cmp.left, cmp.comparisons[0].comparator
+            lanes = ["lanes" in self.origin(fn, side) for side in (left, right)]
+            if lanes.count(True) != 1:
+                return False
+            less = isinstance(op, (cst.LessThan, cst.LessThanEqual))
+            strict = isinstance(op, (cst.LessThan, cst.GreaterThan))
+            limit = self._flat(right if lanes[0] else left)
+            upper = less == lanes[0]
+            if upper:
+                needs.append(("upper", f"{limit}-1" if strict else limit))
+            elif not strict:
+                needs.append(("lower", limit))
+            else:
+                return False
+        own = self.axis_tag(fn, victim, call)
+        if own is None:
+            return False
+        holder, cur = None, self.parent.get(victim)
+        while cur is not None and not isinstance(cur, (cst.FunctionDef, cst.SimpleStatementLine)):
+            if isinstance(cur, cst.Assign):
+                holder = cur
+                break
+            if isinstance(cur, cst.Call) and cur is call:
+                break
+            cur = self.parent.get(cur)
+        if holder is not None:
+            affected = []
+            for access in self.accesses(fn):
+                arg = kwarg(access, "mask")
+                tags = [] if arg is None else self.mask_reaches(fn, arg.value, access, holder, None)
+                if tags is None:
+                    return False
+                affected += [(access, t) for t in tags]
+        else:
+            affected = [(call, None)]
+        if not affected:
+            return False
+        for access, tag in affected:
+            if self.access_rule(access) != "BC101" or not access.args or access.args[0].keyword is not None:
+                return False
+            if tag is not None and own != "flat":
+                return False
+            axis = tag or own
+            terms = self.pointer_terms(fn, access.args[0].value, None)
+            if not terms:
+                return False
+            rank2 = axis != "flat" or any(t != "flat" for t, _ in terms)
+            norm = lambda t: "cols" if rank2 and t == "flat" else t  # noqa: E731
+            along = [lim for t, lim in terms if norm(t) == norm(axis)]
+            if len(along) != 1 or along[0] is None:
+                return False
+            upper, lower = along[0]
+            if not all(want in (upper if side == "upper" else lower) for side, want in needs):
+                return False
+        return True
 
     def off_by_one(self, fn: Function) -> None:
         for call in self.accesses(fn):
