@@ -16,13 +16,22 @@ import clang.cindex as ci
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
 from boundcheck.frontends.cuda_host import HostLaunch, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
-from boundcheck.frontends.cuda_parse import Parsed, child_list, first, in_main_file, last, parse
+from boundcheck.frontends.cuda_parse import (
+    Parsed,
+    child_list,
+    first,
+    functions,
+    in_main_file,
+    is_device,
+    is_kernel,
+    last,
+    parse,
+)
 from boundcheck.model import Divisibility, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
 _MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+\S", re.MULTILINE)
-_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
 _FRONTEND_BUGS = (AttributeError, IndexError, KeyError, TypeError, ValueError, ArithmeticError, RecursionError,
                   AssertionError, ci.LibclangError)
 
@@ -41,36 +50,14 @@ def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> 
     return module
 
 
-def _functions(cursor: ci.Cursor) -> list[ci.Cursor]:
-    out = []
-    for c in child_list(cursor):
-        if c.kind not in _SCOPES and c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
-            continue
-        if not in_main_file(c):
-            continue
-        if c.kind in _SCOPES:
-            out += _functions(c)
-        elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and c.is_definition():
-            out.append(c)
-    return out
-
-
-def _is_kernel(fn: ci.Cursor) -> bool:
-    return any(k.kind == K.CUDAGLOBAL_ATTR for k in child_list(fn))
-
-
-def _is_device(fn: ci.Cursor) -> bool:
-    return any(k.kind == K.CUDADEVICE_ATTR for k in child_list(fn))
-
-
 def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")}
-    fns = _functions(parsed.source.root)
+    fns = functions(parsed.source.root)
     helpers: dict[str, ci.Cursor] = {}
     for f in fns:  # a host launcher may share its device helper's name (`adamw_update`): keep the helper
-        if not _is_kernel(f) and (f.spelling not in helpers or _is_device(f)):
+        if not is_kernel(f) and (f.spelling not in helpers or is_device(f)):
             helpers[f.spelling] = f
     conv = Converter(src, macros, helpers)
     conv.dependent_operators = True  # this converter reads host code only
@@ -83,7 +70,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
     grid_stride: set[str] = set()
     for fn in fns:
-        if _is_kernel(fn):
+        if is_kernel(fn):
             builder = KernelBuilder(fn, src, macros, helpers, file_contracts)
             kernel = builder.build()
             module.kernels.append(kernel)
@@ -92,7 +79,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
                 grid_stride.add(fn.spelling)
     by_kernel: dict[str, list[HostLaunch]] = {}
     for fn in fns:
-        if not _is_kernel(fn):
+        if not is_kernel(fn):
             for hl in launches_in(fn, conv):
                 if hl.launch.kernel in grid_stride:
                     # a grid-stride kernel covers its extent with any grid (one sized from the

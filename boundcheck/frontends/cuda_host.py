@@ -16,16 +16,31 @@ from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_intege
 from boundcheck.frontends.cuda_kernel import assume_comments, divisibility
 from boundcheck.frontends.cuda_parse import (
     Token,
+    arguments,
     binary_op,
     child_list,
     first,
-    in_main_file,
+    functions,
+    is_device,
+    is_kernel,
     last,
     preorder,
     unary_op,
 )
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
-from boundcheck.symbolic import Bin, Call, Expr, Kind, Num, constant, expand, render, syms, variable
+from boundcheck.symbolic import (
+    Bin,
+    Call,
+    Expr,
+    Kind,
+    Num,
+    constant,
+    expand,
+    floor_division,
+    render,
+    syms,
+    variable,
+)
 
 K = ci.CursorKind
 _CONFIG = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
@@ -99,7 +114,7 @@ class _Walk:
                 else:
                     scope.env[c.spelling] = value
         elif c.kind == K.CALL_EXPR and c.spelling in _ASSERTS:
-            args = list(c.get_arguments())
+            args = arguments(c)
             if args:
                 self.facts += divisibility(conv, args[0], scope, "host assert")
         elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
@@ -317,7 +332,6 @@ def _floor(c: ci.Cursor, conv: Converter, scope: Scope, whole: dict[FloorDiv, tu
            depth: int = 0) -> FloorDiv | None:
     """The floored division a grid dimension is, followed through locals and ternaries; ``whole``
     gets, for a division of a division, the extent and tile of the single division it equals."""
-    from boundcheck.symbolic import floor_division
     s = strip(c)
     if s.kind == K.DECL_REF_EXPR and depth < 4 and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
         value = _reaching(s.referenced, first(s).offset)
@@ -400,7 +414,7 @@ _DEPTH = 3  # callers followed upwards: main → test driver → launcher; no fi
 def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
     """``if (n % B != 0 || …) { …; return; }``: past the ``if``, every ``n % B`` tested is 0."""
     cond, then = if_parts(c)
-    if cond is None or then is None or not (_leaves(then) or _leaves_as_written(then, conv)):
+    if cond is None or then is None or not _leaves(then):
         return []
     return _nondivisible(conv, cond, scope)
 
@@ -419,26 +433,6 @@ def _leaves(s: ci.Cursor) -> bool:
         kids = child_list(s)
         return bool(kids) and _leaves(kids[-1])
     return s.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR) or s.kind == K.CALL_EXPR and s.spelling in _LEAVE
-
-
-def _leaves_as_written(s: ci.Cursor, conv: Converter) -> bool:
-    """The same read from the branch's tokens: ``exit(EXIT_FAILURE)`` names what the stub header
-    does not declare, and libclang drops the statement."""
-    toks = [t.text for t in conv.src.tokens_between(first(s).offset, last(s).offset)]
-    if toks[:1] == ["{"] and toks[-1:] == ["}"]:
-        toks = toks[1:-1]
-    statements: list[list[str]] = [[]]
-    depth = 0
-    for t in toks:
-        depth += 1 if t in ("(", "[", "{") else -1 if t in (")", "]", "}") else 0
-        if depth == 0 and t == ";":
-            statements.append([])
-        else:
-            statements[-1].append(t)
-    stmt = next((x for x in reversed(statements) if x), [])
-    if stmt[:2] == ["std", "::"]:
-        stmt = stmt[2:]
-    return stmt[:1] in (["return"], ["throw"]) or len(stmt) > 1 and stmt[0] in _LEAVE and stmt[1] == "("
 
 
 def _nondivisible(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
@@ -492,7 +486,7 @@ def caller_facts(fn: ci.Cursor, conv: Converter, depth: int = _DEPTH) -> list[Di
 
 
 def _caller_facts(fn: ci.Cursor, conv: Converter, depth: int) -> list[Divisibility]:
-    sites = _sites(fn, conv).get(fn.get_usr(), [])
+    sites = _sites(conv).get(fn.get_usr(), [])
     names = [p.spelling for p in params(fn)]
     common: set[tuple[str, str]] | None = None
     for site in sites:
@@ -538,13 +532,12 @@ def _bind(fact: Divisibility, site: _Site, names: list[str]) -> tuple[str, str] 
     return (extent, tile) if extent is not None and tile is not None else None
 
 
-def _sites(fn: ci.Cursor, conv: Converter) -> dict[str, list[_Site]]:
+def _sites(conv: Converter) -> dict[str, list[_Site]]:
     """The calls of this file's launchers (functions that hold a ``<<<``) and of their callers, by
     callee, once per file."""
     if conv in _SITES:
         return _SITES[conv]
-    fns = [f for f in _definitions(conv.src.root)
-           if not any(k.kind in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR) for k in child_list(f))]
+    fns = [f for f in functions(conv.src.root) if not (is_kernel(f) or is_device(f))]
     text = conv.src.data
     chunks = [text[first(f).offset:last(f).offset] for f in fns]
     # the launchers, then (by name, from the text) what calls them, up to _DEPTH levels up
@@ -577,16 +570,6 @@ def _copied(c: ci.Cursor) -> ci.Cursor:
             and len(child_list(s)) == 1:
         s = strip(child_list(s)[0])
     return s
-
-
-def _definitions(cursor: ci.Cursor) -> list[ci.Cursor]:
-    out = []
-    for c in child_list(cursor):
-        if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL) and in_main_file(c):
-            out += _definitions(c)
-        elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and c.is_definition() and in_main_file(c):
-            out.append(c)
-    return out
 
 
 class _CallWalk:
@@ -626,7 +609,7 @@ class _CallWalk:
             self.calls(s, facts, aliases)
             for k in preorder(s):
                 if k.kind == K.CALL_EXPR and k.spelling in _ASSERTS:
-                    args = list(k.get_arguments())
+                    args = arguments(k)
                     facts += divisibility(self.conv, args[0], self.scope, "host assert") if args else []
                 target, value = self.written(k)
                 self.forget(target, facts, aliases)
@@ -664,7 +647,7 @@ class _CallWalk:
             if usr not in usrs and len(usrs) != 1:
                 continue  # an overload this call may not reach
             target = usr if usr in usrs else usrs[0]
-            args = [render(self.conv.quiet_expr(_copied(a), self.scope)) for a in k.get_arguments()
+            args = [render(self.conv.quiet_expr(_copied(a), self.scope)) for a in arguments(k)
                     if first(a).line > 0]
             self.out.setdefault(target, []).append(_Site(self.fn, args, list(facts), list(aliases), self.names))
 

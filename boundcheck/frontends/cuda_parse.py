@@ -178,6 +178,28 @@ def in_main_file(c: ci.Cursor) -> bool:
     stub and every header."""
     return bool(_from_main_file()(c.location))
 
+_SCOPES = {ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UNEXPOSED_DECL}
+_FUNCTIONS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE)
+
+
+def functions(cursor: ci.Cursor) -> list[ci.Cursor]:
+    """The function definitions of the main file, inside namespaces and ``extern "C"`` too."""
+    out = []
+    for c in child_list(cursor):
+        if c.kind in _SCOPES and in_main_file(c):
+            out += functions(c)
+        elif c.kind in _FUNCTIONS and c.is_definition() and in_main_file(c):
+            out.append(c)
+    return out
+
+
+def is_kernel(fn: ci.Cursor) -> bool:
+    return any(k.kind == ci.CursorKind.CUDAGLOBAL_ATTR for k in child_list(fn))
+
+
+def is_device(fn: ci.Cursor) -> bool:
+    return any(k.kind == ci.CursorKind.CUDADEVICE_ATTR for k in child_list(fn))
+
 
 def arguments(call: ci.Cursor) -> list[ci.Cursor]:
     """A call's arguments, as the cursor objects :func:`child_list` gives where they are its last
