@@ -88,9 +88,6 @@ class Coverage:
     # dimensions a mask or guard bounds (wraps, clamps and contracts are not guards): an access
     # with none is unguarded (BC101), one with some but not all is partially guarded (BC103)
     guarded: tuple[Dim, ...] = ()
-    # where no dimension is guarded: the mask's bounds on something else (``Access.masked_by``),
-    # which still make a dimension left out a partial guard, not a missing one
-    masked: tuple[Bound, ...] = ()
 
 
 def coverage(kernel: Kernel, access: Access) -> Coverage | None:
@@ -119,8 +116,7 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
         else:
             uncovered.append(dim)
     guarded = tuple(d for d in access.dims if any(covers(b, d) and not b.wrap for b in access.guards))
-    return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded,
-                    () if guarded else access.masked_by)
+    return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded)
 
 
 def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:

@@ -20,7 +20,7 @@ class UnguardedLoad(Rule):
             if access.kind not in self.kinds:
                 continue
             cov = coverage(kernel, access)
-            if cov is None or not cov.uncovered or cov.guarded or cov.local_only or cov.masked:
+            if cov is None or not cov.uncovered or cov.guarded or cov.local_only or access.masked_by:
                 continue
             first = cov.uncovered[0]
             yield self.finding(
