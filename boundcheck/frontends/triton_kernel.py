@@ -524,7 +524,7 @@ class KernelAnalyser:
         first = len(self.accesses)
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
         if compile_time is not None and self._grid_stride_floor(compile_time, self.accesses[first:]):
-            self._set_trip(loop, compile_time)
+            self._replace_loop(loop, replace(loop, trip=compile_time, full_tiles=True), self.accesses[first:])
         elif compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
 
@@ -553,13 +553,17 @@ class KernelAnalyser:
             d.tile == tile and d.tiling is not Tiling.WHOLE and trip.extent in p.extents_of(d.source)
             for p in body for d in p.dims)
 
-    def _set_trip(self, loop: Loop, trip: FloorDiv) -> None:
-        """The loop's trip count is the floor ``trip`` (BC301), wherever the loop is referenced."""
-        counted = replace(loop, trip=trip, full_tiles=True)
-        self.loops[next(i for i, lp in enumerate(self.loops) if lp is loop)] = counted
+    def _replace_loop(self, old: Loop, new: Loop, body: list[_Pending]) -> None:
+        """``new`` for ``old`` wherever the loop is referenced: the kernel's loops, the loop
+        variables, and the dimensions and scalar rows of the accesses made in its body (a frozen
+        ``Loop`` compares by value, so a stale copy would be another loop)."""
+        self.loops[next(i for i, lp in enumerate(self.loops) if lp is old)] = new
         for name, lp in list(self.loop_of.items()):
-            if lp is loop:
-                self.loop_of[name] = counted
+            if lp is old:
+                self.loop_of[name] = new
+        for p in body:
+            p.dims = tuple(replace(d, loop=new) if d.loop is old else d for d in p.dims)
+            p.rows = tuple((name, new if lp is old else lp) for name, lp in p.rows)
 
     def _floor_over_tiles(self, loop: Loop, trip: FloorDiv, body: list[_Pending]) -> None:
         """``range(V // BV)`` with V a compile-time parameter (it still varies across launches) is a
@@ -573,13 +577,7 @@ class KernelAnalyser:
         if extents and trip.extent not in extents:
             return  # `BT // BC` sub-chunks of a chunk along T: the floor is not of this dimension's extent
         fixed = self._fixed_at_launches(trip.extent)  # its tiles are whole, and the tail is the author's
-        tiled = replace(loop, trip=None if fixed else trip, full_tiles=True)
-        self.loops[next(i for i, lp in enumerate(self.loops) if lp is loop)] = tiled
-        for name, lp in list(self.loop_of.items()):
-            if lp is loop:
-                self.loop_of[name] = tiled
-        for p in body:
-            p.dims = tuple(replace(d, loop=tiled) if d.loop is loop else d for d in p.dims)
+        self._replace_loop(loop, replace(loop, trip=None if fixed else trip, full_tiles=True), body)
 
     def _while(self, stmt: ast.While) -> None:
         """``while i < n // BLOCK:`` is a loop over tiles whose trip count is the bound."""
