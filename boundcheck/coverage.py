@@ -180,18 +180,15 @@ def floor_fix(div: FloorDiv, language: Language, cdiv: str) -> str:
 
 def floor_contract(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
     """A fact that makes a floor division exact (BC301 trip counts, BC302 grids)."""
-    return next((f for f in facts if f.origin != TILE_MULTIPLE and ((f.tile == div.tile and not f.pitch)
+    return next((f for f in facts if not f.between_sizes and ((f.tile == div.tile and not f.pitch)
                  or (f.extent == div.extent and f.tile and not _proper_divisor(f.tile, div.tile)
                      and not _asserted_multiple(div.tile, f.tile, facts)))), None)
-
-
-TILE_MULTIPLE = "tile multiple"  # a fact between compile-time sizes: it makes no runtime extent exact
 
 
 def _asserted_multiple(tile: str, part: str, facts: list[Divisibility] | tuple[Divisibility, ...]) -> bool:
     """``static_assert(BN % 4 == 0)``: the tile BN is written as a multiple of 4, so ``n % 4 == 0``
     says nothing about ``n % BN``."""
-    return tile != part and any(f.origin == TILE_MULTIPLE and f.extent == tile and f.tile == part for f in facts)
+    return tile != part and any(f.between_sizes and f.extent == tile and f.tile == part for f in facts)
 
 
 def is_identity(value: float | None, identity: float) -> bool:

@@ -193,12 +193,15 @@ class Divisibility:
 
     ``pitch``: the fact is about a padded size (``seqlen_q_rounded = ceil(seqlen_q / 128) * 128``),
     so it makes full only the tiles of a dimension laid out with that size as its row pitch, not
-    every dimension that uses the tile."""
+    every dimension that uses the tile. ``between_sizes``: the fact relates two compile-time sizes
+    (``static_assert(BN % 4 == 0)``): it makes no runtime extent exact, but says the tile BN is a
+    multiple of 4, so ``n % 4 == 0`` says nothing of ``n % BN``."""
 
     extent: str
     tile: str
     origin: str  # "static_assert", "heuristics", "host assert", "assume comment", …
     pitch: bool = False
+    between_sizes: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
-from boundcheck.coverage import TILE_MULTIPLE
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import assume_comments, divisibility
 from boundcheck.frontends.cuda_parse import (
@@ -118,7 +117,8 @@ class _Walk:
             if args:
                 self.facts += divisibility(conv, args[0], scope, "host assert")
         elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
-            self.facts += [f for k in child_list(c)[:1] for f in divisibility(conv, k, scope, TILE_MULTIPLE)]
+            self.facts += [replace(f, between_sizes=True) for k in child_list(c)[:1]
+                           for f in divisibility(conv, k, scope, "static_assert")]
         elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
             self.facts += rejected(conv, c, scope)  # a launch inside runs where the test failed
         elif c.kind == K.IF_STMT:
@@ -197,7 +197,7 @@ class _Walk:
         floored = [(axis, div) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
         facts = self.facts + [f for start, end, fs in self.branches if start <= at < end for f in fs]
         # `n / c / w` is `n / (c * w)`: a fact `n % (c * w) == 0` makes its last division exact
-        facts += [Divisibility(div.extent, div.tile, f.origin) for _, div in floored for f in facts
+        facts += [replace(f, extent=div.extent, tile=div.tile) for _, div in floored for f in facts
                   if whole.get(div) == (f.extent, f.tile)]
         self.out.append(HostLaunch(Launch(kernel, span, tuple(d for _, d in floored), tuple(facts)), names,
                                    targs, block[0] if block else "", tuple(block), tuple(a for a, _ in floored),
@@ -500,8 +500,8 @@ def _closure(facts: list[Divisibility], aliases: list[tuple[str, str]]) -> list[
     """A fact on a value holds for its copies, either way round."""
     out = list(facts)
     for a, b in aliases:
-        out += [Divisibility(a, f.tile, f.origin) for f in facts if f.extent == b]
-        out += [Divisibility(b, f.tile, f.origin) for f in facts if f.extent == a]
+        out += [replace(f, extent=a) for f in facts if f.extent == b]
+        out += [replace(f, extent=b) for f in facts if f.extent == a]
     return out
 
 
