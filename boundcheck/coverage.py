@@ -40,7 +40,7 @@ def bounded_sources(kernel: Kernel) -> set[str]:
     """Lane sources whose whole-dimension use the kernel compares with an extent somewhere: in a
     guard, or in a mask it computes and never uses."""
     return {b.source for a in kernel.accesses for b in a.guards
-            if b.source and not b.wrap and not b.index_tiled and b.limit_is_extent} | kernel.unused_masks
+            if b.bounds_extent} | kernel.unused_masks
 
 
 def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],

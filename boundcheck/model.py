@@ -91,6 +91,12 @@ class Bound:
     index_tiled: bool = False  # the bounded index carries a program / loop tile offset
 
     @property
+    def bounds_extent(self) -> bool:
+        """A lane compared with a runtime extent as itself (no wrap or clamp, no tile offset): the
+        kernel says that lane can pass the extent."""
+        return bool(self.source) and self.limit_is_extent and not self.wrap and not self.index_tiled
+
+    @property
     def admits_extent(self) -> bool:
         """True when the bound lets the index reach the extent itself (``i <= n``)."""
         slack = self.limit_slack + (1 if self.op == "<=" else 0)

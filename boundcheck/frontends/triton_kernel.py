@@ -243,7 +243,7 @@ class KernelAnalyser:
         and never reads (``mask = offs < n`` next to an unmasked ``tl.load(p + offs)``)."""
         read = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         return {b.source for name, value in self.masks if name not in read for c in value.conds or ()
-                for b in self._bounds(c) if b.source and b.limit_is_extent and not b.wrap and not b.index_tiled}
+                for b in self._bounds(c) if b.bounds_extent}
 
     def _between_sizes(self, fact: Divisibility) -> bool:
         """A fact that relates two tiles (``BS % BT == 0``: a split is whole chunks, where the kernel
