@@ -16,6 +16,8 @@ def recombined(index: Expr) -> Expr:
     """``index`` with every ``(E / D) * D * r + (E % D) * r`` pair of its terms written
     ``E * r``; the index itself where there is no such pair."""
     terms = expand(index)
+    if not any(isinstance(f, Bin) and f.op == "%" for t in terms for f in t.factors):
+        return index  # no remainder, so no pair to put back together (the common case)
     changed = False
     while True:
         pair = _divmod_pair(terms)

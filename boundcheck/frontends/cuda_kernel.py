@@ -686,8 +686,8 @@ class KernelBuilder:
         cond, then = kids[0], kids[1]
         other = kids[2] if len(kids) > 2 else None
         self.visit_cond(cond, st.scope)
-        pos = self.guards_of(self.conv.atoms(cond, st.scope))
-        neg = self.guards_of(self.conv.atoms(cond, st.scope, negated=True))
+        pos_atoms, neg_atoms = self.conv.atoms(cond, st.scope), self.conv.atoms(cond, st.scope, negated=True)
+        pos, neg = self.guards_of(pos_atoms), self.guards_of(neg_atoms)
         exit_stmt = _exit_statement(then)
         if exit_stmt is not None and other is None:
             # an exit inside an inlined helper leaves the helper (or its loop), not the kernel: its
@@ -704,14 +704,14 @@ class KernelBuilder:
         self.logs.append({})
         then_st = st.copy()
         then_st.guards = st.guards + pos
-        then_st.edges = st.edges or _lower_edge(self.conv.atoms(cond, st.scope))
+        then_st.edges = st.edges or _lower_edge(pos_atoms)
         then_st = self.stmt(then, then_st)
         self.cur = st
         then_log = self.logs.pop()
         self.logs.append({})
         else_st = st.copy()
         else_st.guards = st.guards + neg
-        else_st.edges = st.edges or _lower_edge(self.conv.atoms(cond, st.scope, negated=True))
+        else_st.edges = st.edges or _lower_edge(neg_atoms)
         if other is not None:
             else_st = self.stmt(other, else_st)
         self.cur = st
@@ -1491,7 +1491,7 @@ def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor]) -> Reduction
                     seen.add(c.spelling)
                     todo.append(helpers[c.spelling])
             elif c.kind == K.CONDITIONAL_OPERATOR:
-                calls.add(_selected(c, f))
+                calls.add(_selected(c))
             adds = adds or c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+="
     if calls & _MAX:
         return Reduction.MAX
@@ -1500,7 +1500,7 @@ def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor]) -> Reduction
     return Reduction.SUM if adds else None
 
 
-def _selected(c: ci.Cursor, fn: ci.Cursor) -> str:
+def _selected(c: ci.Cursor) -> str:
     """``(a.m > b.m) ? a : b`` (also through a bool local) selects the larger: "max"; the smaller:
     "min" (an online-softmax merge of (max, sum) pairs keeps the larger max); else ""."""
     kids = children(c)
@@ -1508,8 +1508,9 @@ def _selected(c: ci.Cursor, fn: ci.Cursor) -> str:
         return ""
     cond, a, b = strip(kids[0]), kids[1], kids[2]
     if cond.kind == K.DECL_REF_EXPR:
-        decl = next((d for d in preorder(fn) if d.kind == K.VAR_DECL and d.spelling == cond.spelling), None)
-        init = next((k for k in child_list(decl) if k.kind.is_expression()), None) if decl is not None else None
+        decl = cond.referenced  # the local the name refers to (not a search by spelling: shadowing)
+        init = next((k for k in child_list(decl) if k.kind.is_expression()), None) \
+            if decl is not None and decl.kind == K.VAR_DECL else None
         cond = strip(init) if init is not None else cond
     op = binary_op(cond) if cond.kind == K.BINARY_OPERATOR else ""
     sides = children(cond) if op in ("<", "<=", ">", ">=") else []
