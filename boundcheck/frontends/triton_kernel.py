@@ -9,6 +9,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import Source
@@ -73,6 +74,11 @@ class ModuleContext:
     flag_facts: dict[str, dict[str, Flag]] = field(default_factory=dict)
     # kernel -> one (parameter -> host value, parameter -> allocated shape) per launch
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
+
+    @cached_property
+    def module_numbers(self) -> set[str]:
+        """Names the module sets to a number (``GROUP = 32``), read once per file."""
+        return {m.group(1) for line in self.src.lines if (m := _MODULE_NUMBER.match(line))}
 
 
 def callee(func: ast.expr) -> str:
@@ -253,8 +259,9 @@ class KernelAnalyser:
         extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
         tiles = self._tile_sizes()
         return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles) \
-            or (fact.tile in self._params() and fact.tile not in tiles)  # T % num_householder: two sizes
+            or (fact.tile in self._params and fact.tile not in tiles)  # T % num_householder: two sizes
 
+    @cached_property
     def _params(self) -> set[str]:
         """The parameters of the kernel being analysed (also while inlining its helpers)."""
         kernel = self.ctx.jit.get(self.root, self.fn)
@@ -539,7 +546,7 @@ class KernelAnalyser:
         if not (isinstance(start.expr, sy.Num) and start.expr.value == 0):
             return False
         name = stop.expr.name
-        return name in self._params() and name not in self._tile_sizes() and not self._fixed_at_launches(name)
+        return name in self._params and name not in self._tile_sizes() and not self._fixed_at_launches(name)
 
     def _grid_stride_floor(self, trip: FloorDiv, body: list[_Pending]) -> bool:
         """``range(n // (tl.num_programs(0) * B))`` over rows ``i * stride + pid * B + arange(0, B)``
@@ -1063,11 +1070,8 @@ class KernelAnalyser:
         ``G=GROUP`` with ``GROUP = 32`` at module level): a size the author chose, not a shape."""
         launches = self.ctx.launch_layouts.get(self.root, [])
         return bool(launches) and all(
-            (value := values.get(param)) is not None and (value.isdigit() or value in self._module_numbers())
+            (value := values.get(param)) is not None and (value.isdigit() or value in self.ctx.module_numbers)
             for values, _ in launches)
-
-    def _module_numbers(self) -> set[str]:
-        return {m.group(1) for line in self.ctx.src.lines if (m := _MODULE_NUMBER.match(line))}
 
     def _allocated_in_tiles(self, buffer: str, part: sy.DimPart, span: Span) -> Bound | None:
         """The host allocates ``buffer`` contiguously (``torch.empty((n, BLOCK_M, BLOCK_N))``) with a
