@@ -129,7 +129,7 @@ class _Walk:
                 other = child_list(c)[-1]
                 if other != then and other != cond:  # `if (n % T != 0) {…} else {…}`: n % T is 0 in the else
                     self.branches.append((first(other).offset, last(other).offset,
-                                          _nondivisible(conv, cond, scope)))
+                                          divisibility(conv, cond, scope, "host check", negated=True)))
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
 
@@ -416,7 +416,7 @@ def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
     cond, then = if_parts(c)
     if cond is None or then is None or not _leaves(then):
         return []
-    return _nondivisible(conv, cond, scope)
+    return divisibility(conv, cond, scope, "host check", negated=True)
 
 
 def if_parts(c: ci.Cursor) -> tuple[ci.Cursor | None, ci.Cursor | None]:
@@ -433,31 +433,6 @@ def _leaves(s: ci.Cursor) -> bool:
         kids = child_list(s)
         return bool(kids) and _leaves(kids[-1])
     return s.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR) or s.kind == K.CALL_EXPR and s.spelling in _LEAVE
-
-
-def _nondivisible(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
-    """The ``n % B`` a condition holds non-zero in one of its disjuncts: ``n % B != 0``, ``n % B``,
-    ``!(n % B == 0)``, joined by ``||``."""
-    c = strip(c)
-    kids = children(c)
-    if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
-        return divisibility(conv, kids[0], scope, "host check")
-    if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
-        return []
-    op = binary_op(c)
-    if op == "||":
-        return _nondivisible(conv, kids[0], scope) + _nondivisible(conv, kids[1], scope)
-    if op == "%":
-        return [Divisibility(render(conv.quiet_expr(kids[0], scope)), render(conv.quiet_expr(kids[1], scope)),
-                             "host check")]
-    if op in ("!=", ">"):
-        zero = kids[1] if op == ">" else next((k for k in kids if render(conv.quiet_expr(k, scope)) == "0"), None)
-        rest = [k for k in kids if k is not zero]
-        if zero is not None and render(conv.quiet_expr(zero, scope)) == "0" and len(rest) == 1:
-            mod = strip(rest[0])
-            if mod.kind == K.BINARY_OPERATOR and binary_op(mod) == "%":
-                return _nondivisible(conv, mod, scope)
-    return []
 
 
 @dataclass

@@ -1537,27 +1537,37 @@ def _group_reduction(call: ci.Cursor, src: Source) -> Reduction | None:
     return _GROUP_OPS[op.group(1)] if op else None
 
 
-def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
-    """``a % b == 0`` conjuncts of a condition."""
+def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
+                 negated: bool = False) -> list[Divisibility]:
+    """The ``a % b`` a condition holds zero in all its conjuncts (``a % b == 0 && …``); with
+    ``negated``, those it holds non-zero in one of its disjuncts (``n % B != 0 || …``, ``n % B``,
+    ``n % B > 0``): the facts past an early rejection. ``!x`` flips the reading. Reading a
+    condition for facts records no access."""
     c = strip(c)
-    if c.kind != K.BINARY_OPERATOR:
+    kids = children(c)
+    if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
+        return divisibility(conv, kids[0], scope, origin, not negated)
+    if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
         return []
     op = binary_op(c)
-    kids = children(c)
-    if len(kids) != 2:
+    if op == ("||" if negated else "&&"):
+        return divisibility(conv, kids[0], scope, origin, negated) + divisibility(conv, kids[1], scope, origin, negated)
+    if negated and op == "%":
+        return _remainder(conv, c, scope, origin)
+    if op not in (("!=", ">") if negated else ("==",)):
         return []
-    if op == "&&":
-        return divisibility(conv, kids[0], scope, origin) + divisibility(conv, kids[1], scope, origin)
-    if op != "==":
-        return []
-    for a, b in ((kids[0], kids[1]), (kids[1], kids[0])):
-        sa, sb = strip(a), strip(b)
-        if sa.kind == K.BINARY_OPERATOR and binary_op(sa) == "%" and conv.expr(sb, scope) == Num(0):
-            parts = children(sa)
-            if len(parts) == 2:
-                return [Divisibility(render(conv.expr(parts[0], scope)), render(conv.expr(parts[1], scope)),
-                                     origin)]
+    for mod, zero in [(kids[0], kids[1])] if op == ">" else [(kids[0], kids[1]), (kids[1], kids[0])]:
+        if conv.quiet_expr(zero, scope) == Num(0):
+            return _remainder(conv, strip(mod), scope, origin)
     return []
+
+
+def _remainder(conv: Converter, mod: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
+    """``a % b`` as the fact ``a % b == 0``; nothing for another expression."""
+    parts = children(mod)
+    if mod.kind != K.BINARY_OPERATOR or binary_op(mod) != "%" or len(parts) != 2:
+        return []
+    return [Divisibility(render(conv.quiet_expr(parts[0], scope)), render(conv.quiet_expr(parts[1], scope)), origin)]
 
 
 def assume_comments(src: Source, fn: ci.Cursor) -> list[Divisibility]:
