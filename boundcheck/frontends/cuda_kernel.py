@@ -124,6 +124,12 @@ class Guard:
     grid_stride: bool = False  # ... of a loop stepping by gridDim: any grid covers [start, limit)
     split: bool = False  # a block-local index against a compile-time size: a work split, or a row
 
+    @property
+    def sides(self) -> tuple[Expr, Expr]:
+        """(the guarded index, its limit): the side of the comparison that holds the lanes first."""
+        a = self.atom
+        return (a.left, a.right) if lanes(a.left) else (a.right, a.left)
+
 
 @dataclass
 class Rec:
@@ -297,7 +303,7 @@ class KernelBuilder:
         on a row (an index the access scales by a runtime stride), holds for all of them."""
         if width <= 1:
             return g.bound
-        indexed, limit = (g.atom.left, g.atom.right) if lanes(g.atom.left) else (g.atom.right, g.atom.left)
+        indexed, limit = g.sides
         if _divides_by(limit, width) or _strided_only(indexed, index):
             return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
         return g.bound
@@ -737,7 +743,7 @@ class KernelBuilder:
         """``lane * f + i * S >= n`` with ``lane * f`` spanning exactly S (``(tid % 32) * 8 +
         i * 256``): each step ``i`` covers one whole tile, so where ``n % S == 0`` every thread
         crosses n at the same ``i``. Returns (n, S)."""
-        index = g.atom.left if lanes(g.atom.left) else g.atom.right
+        index = g.sides[0]
         terms = variable(expand(index))
         lane_terms = [t for t in terms if lanes(Call("", t.factors))]
         steps = [t for t in terms if t not in lane_terms]
@@ -1142,7 +1148,7 @@ def _pads(g: Guard) -> bool:
 def _past_guard(g: Guard, index: Expr) -> bool:
     """The access is a compile-time size past the guarded index (``x[i + blockSize]`` under
     ``i < n``, a thread's second element): the guard says nothing about it."""
-    guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
+    guarded = g.sides[0]
     mine = {terms_text([t]) for t in variable(expand(guarded))}
     extra = [t for t in variable(expand(index)) if terms_text([t]) not in mine]
     return bool(mine) and mine <= {terms_text([t]) for t in variable(expand(index))} and bool(extra) \
@@ -1163,7 +1169,7 @@ def _other_blocks(g: Guard, index: Expr, parts: list[DimPart]) -> bool:
     """The guard offsets the lane by other block ids than the access does: in a transpose,
     ``col = blockIdx.x * T + tx`` and ``n_col = blockIdx.y * T + tx`` share the lane but not
     the element, so ``col < N`` says nothing of ``out[... + n_col]``."""
-    guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
+    guarded = g.sides[0]
     mine = _block_ids(guarded, g.bound.source, dims_of(guarded, g.bound.span))
     theirs = _block_ids(index, g.bound.source, parts)
     return bool(mine) and bool(theirs) and not mine & theirs
@@ -1175,7 +1181,7 @@ def _at_access(g: Guard, bound: Bound, index: Expr) -> Bound:
     here, so ``(i + 2) <= n`` admits n, and over a pair at i + 2 it checks the pair's first lane
     only). Only up to the offset the guard names: ``row < n`` over ``row_ptr[row + 1]`` bounds an
     array one longer."""
-    guarded = g.atom.left if lanes(g.atom.left) else g.atom.right
+    guarded = g.sides[0]
     at = expand(index)
     shift = constant(at)
     if not 0 < shift <= bound.lane_offset - bound.limit_slack or not float(shift).is_integer() \
