@@ -170,7 +170,7 @@ def atom(text: str) -> str:
     return text if re.fullmatch(r"[\w.\[\]]+", text) else f"({text})"
 
 
-def floor_fix(div: FloorDiv, language: Language, cdiv: str) -> str:
+def floor_fix(div: FloorDiv, language: Language, cdiv: str) -> tuple[str, str]:
     """How to write the ceiling and the contract for ``div`` in the kernel's language (``cdiv``:
     Triton's spelling where the division sits, ``tl.cdiv`` or ``triton.cdiv``)."""
     n, t = atom(div.extent), atom(div.tile)

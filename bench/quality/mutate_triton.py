@@ -89,6 +89,10 @@ def operand(node: cst.BaseExpression) -> str:
     return text if isinstance(node, ATOMIC_ARG) or node.lpar else f"({text})"
 
 
+# the skip reason of a mask on ``arange(0, B) < C`` with C compile-time (``tile_fits``)
+WHOLE_TILE = "cannot tell: a whole tile arange(0, B) against a compile-time bound (no tail when B equals it)"
+
+
 @dataclass
 class Function:
     node: cst.FunctionDef
@@ -136,6 +140,7 @@ class TritonMutator:
         self.out = Mutations()
         self._names: dict[int, set[str]] = {}
         self._statements: dict[int, list[cst.CSTNode]] = {}
+        self._bindings: dict[tuple[int, str], list[cst.BaseExpression] | None] = {}
         self.seen: set[tuple[str, int, int]] = set()
         self.functions: list[Function] = []
         self.host: Function = Function(cst.FunctionDef(cst.Name("_"), cst.Parameters(), cst.IndentedBlock([])))
@@ -395,7 +400,7 @@ class TritonMutator:
         None where the name is also bound otherwise: a parameter, an augmented assignment, or a
         target this cannot pair with a value."""
         key = (id(fn.node), name)
-        cache = self.__dict__.setdefault("_bindings", {})
+        cache = self._bindings
         if key in cache:
             return cache[key]
         params = [*fn.node.params.params, *fn.node.params.kwonly_params, *fn.node.params.posonly_params]
@@ -573,8 +578,7 @@ class TritonMutator:
             root = self.mask_root(fn, call)
             bounds = [p for p in self.conjuncts(root[0]) if self.has_bound(fn, p, call, every=False)] if root else []
             if bounds and all(self.tile_fits(fn, p, call) for p in bounds):
-                self.out.skip("drop-mask", rule, "cannot tell: a whole tile arange(0, B) against a compile-time"
-                                                 " bound (no tail when B equals it)")
+                self.out.skip("drop-mask", rule, WHOLE_TILE)
                 continue
             dropped = {"mask", "other"} if rule == "BC101" else {"mask"}
             self.emit("drop-mask", rule, call, code(without_args(call, dropped)),
@@ -608,8 +612,7 @@ class TritonMutator:
                     continue
                 victim = victims[-1]
                 kind = self.compile_time_test(fn, victim, call)
-                why = {"tile": "cannot tell: a whole tile arange(0, B) against a compile-time bound (no tail when"
-                               " B equals it)",
+                why = {"tile": WHOLE_TILE,
                        "indices": "not a bound: the mask compares no index with an extent",
                        "sizes": "cannot tell: the dropped test compares compile-time sizes only (no runtime"
                                 " extent)"}.get(kind or "")
