@@ -97,6 +97,9 @@ def parse_module(path: str, source: str) -> Module:
         if id(fn) not in jit_ids:
             module.launches.extend(analyse_host(fn, context, jit_ids))
     module.launches.extend(analyse_host(tree, context, jit_ids))
+    for name, per_launch in context.branch_contracts.items():  # a fact only some launches have is no contract
+        shared = frozenset.intersection(*per_launch)
+        context.host_contracts.setdefault(name, []).extend(sorted(shared, key=lambda f: (f.extent, f.tile)))
     helpers = _called_jit(jit, src)
     for fn in jit:
         if fn.name in helpers:

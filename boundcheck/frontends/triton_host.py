@@ -4,6 +4,7 @@ that document a divisibility the kernel relies on (contracts)."""
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class _Host:
     launches: list[Launch] = field(default_factory=list)
     rounded: dict[str, ast.expr] = field(default_factory=dict)  # name -> the tile it was rounded up to
     equalities: list[Divisibility] = field(default_factory=list)  # facts asserted as a == b
+    branch: list[Divisibility] = field(default_factory=list)  # facts of the `if` tests around this statement
 
     def rounding(self, name: str, value: ast.expr) -> None:
         """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
@@ -82,13 +84,20 @@ class _Host:
         return node
 
     def fact(self, test: ast.expr) -> None:
+        for found, equality in self.facts_of(test):
+            self.facts.append(found)
+            if equality:
+                self.equalities.append(found)  # a == b: a contract only for a grid divided by b
+
+    def facts_of(self, test: ast.expr, origin: str = "host assert") -> list[tuple[Divisibility, bool]]:
+        """The divisibility facts a test states, each with whether it is an equality ``a == b``."""
         parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        out = []
         for part in parts:
-            found = divisibility(part, self.render, "host assert")
+            found = divisibility(part, self.render, origin)
             if found and not (found.extent.isdigit() and found.tile.isdigit()):  # 128 % 32 == 0 says nothing
-                self.facts.append(found)
-                if not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp)):
-                    self.equalities.append(found)  # a == b: a contract only for a grid divided by b
+                out.append((found, not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp))))
+        return out
 
     def kernel_of(self, node: ast.expr, depth: int = 0) -> str | None:
         """The jit function a launch's callee names: directly, through a local alias, its
@@ -161,21 +170,46 @@ class _Host:
                 if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
                     floors.append(div)
         divisors = {d.tile for d in floors}  # a == b covers a // b, not every floor of a
-        facts = tuple(f for f in self.facts if f not in self.equalities or {f.extent, f.tile} & divisors)
+        facts = tuple(f for f in [*self.facts, *self.branch]
+                      if f not in self.equalities or {f.extent, f.tile} & divisors)
         self.launches.append(Launch(name, self.ctx.src.span(node), tuple(floors), facts))
         for host_name, tile in self.rounded.items():  # a padded size passed as a kernel argument
             for extent in to_kernel.get(self.render(ast.Name(host_name)), []):
                 for p in _dividing(self.render(tile), to_kernel, constexpr & set(params), bound, configs):
                     self.ctx.host_contracts.setdefault(name, []).append(
                         Divisibility(extent, p, "rounded allocation", pitch=True))
-        for f in self.facts:  # the tile must name a kernel parameter; the extent may stay a host shape
+        def in_kernel_terms(f: Divisibility, origin: str) -> Iterator[Divisibility]:
+            """The tile must name a kernel parameter; the extent may stay a host shape."""
             if f in self.equalities and f.extent not in to_kernel:
-                continue  # `if x.ndim != 2: raise`: an equality of something the kernel is not given
+                return  # `if x.ndim != 2: raise`: an equality of something the kernel is not given
             tiles_named = set(to_kernel.get(f.tile, [f.tile] if f.tile in params else []))
             tiles_named |= _dividing(f.tile, {}, constexpr & set(params), bound, configs)  # n % 128 == 0: 64 too
             for tile in sorted(tiles_named):
                 for extent in to_kernel.get(f.extent, [f.extent]):
-                    self.ctx.host_contracts.setdefault(name, []).append(Divisibility(extent, tile, "host assert"))
+                    yield Divisibility(extent, tile, origin)
+
+        for f in self.facts:
+            self.ctx.host_contracts.setdefault(name, []).extend(in_kernel_terms(f, "host assert"))
+        self.ctx.branch_contracts.setdefault(name, []).append(
+            frozenset(d for f in self.branch for d in in_kernel_terms(f, "host branch")))
+
+    def through_launcher(self, node: ast.Call) -> list[tuple[ast.Call, str]]:
+        """Launches made by a module function that takes the kernel as an argument
+        (``_launch(kernel, grid=..., kwargs={...})`` whose body runs ``kernel[grid](**kwargs)``):
+        each launch with the launcher's parameters replaced by this call's arguments."""
+        fn = self.ctx.functions.get(callee(node.func)) if isinstance(node.func, ast.Name) else None
+        if fn is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return []
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        given = dict(zip(params, node.args)) | {k.arg: k.value for k in node.keywords if k.arg}
+        out = []
+        for inner in ast.walk(fn):
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Subscript) \
+                    and isinstance(inner.func.value, ast.Name) and inner.func.value.id in given \
+                    and (kernel := self.kernel_of(given[inner.func.value.id])):
+                launch = _Substitute(given).visit(_deepcopy(inner))
+                out.append((ast.copy_location(launch, node), kernel))
+        return out
 
     def _allocation(self, value: ast.expr) -> list[str] | None:
         """``torch.empty((a, b, c), …)`` / ``torch.zeros(a, b, c)``: the contiguous shape, rendered."""
@@ -213,14 +247,23 @@ class _Host:
         return list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) \
             and not any(isinstance(e, ast.Starred) for e in node.elts) else None
 
-    def _mapping(self, node: ast.expr) -> list[tuple[str, ast.expr]] | None:
+    def _mapping(self, node: ast.expr, depth: int = 0) -> list[tuple[str, ast.expr]] | None:
         node = self.resolve(node)
         if isinstance(node, ast.Call) and callee(node.func) == "dict" and not node.args \
                 and all(k.arg for k in node.keywords):
             return [(str(k.arg), k.value) for k in node.keywords]
-        if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+        if isinstance(node, ast.Dict) and all(k is None or isinstance(k, ast.Constant) and isinstance(k.value, str)
                                               for k in node.keys):
-            return [(k.value, v) for k, v in zip(node.keys, node.values)]  # type: ignore[union-attr]
+            out: list[tuple[str, ast.expr]] = []
+            for k, v in zip(node.keys, node.values):
+                if k is None:  # {**common, "NT": T // BT}
+                    inner = self._mapping(v, depth + 1) if depth < _MAX_DEPTH else None
+                    if inner is None:
+                        return None
+                    out += inner
+                else:
+                    out.append((k.value, v))  # type: ignore[union-attr]
+            return out
         return None
 
     def _grid(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
@@ -391,6 +434,20 @@ def _subexprs(e: sy.Expr) -> Iterator[sy.Expr]:
             yield from _subexprs(a)
 
 
+class _Substitute(ast.NodeTransformer):
+    """A launcher's parameters replaced by the arguments of one call to it."""
+
+    def __init__(self, given: dict[str, ast.expr]) -> None:
+        self.given = given
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.given.get(node.id, node)
+
+
+def _deepcopy(node: ast.Call) -> ast.Call:
+    return copy.deepcopy(node)
+
+
 def _returned(fn: ast.FunctionDef) -> ast.expr | None:
     """The value a one-return helper gives back (a grid function), else None."""
     returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
@@ -423,13 +480,17 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
     last = getattr(scope, "end_lineno", None) or len(ctx.src.lines)
     assumed = sorted((line, text) for line, text in ctx.assumes.items() if first <= line <= last)
     branches: list[tuple[int, dict[str, ast.expr]]] = []  # an `if`'s last line -> the grids after it
+    scopes: list[tuple[int, int, list[Divisibility]]] = []  # lines of an `if` branch -> the facts its test gives
     for stmt in _statements(scope.body):
         while branches and branches[-1][0] < stmt.lineno:
             host.env.update(branches.pop()[1])
+        scopes = [sc for sc in scopes if sc[1] >= stmt.lineno]
+        host.branch = [f for first_line, _, facts in scopes if first_line <= stmt.lineno for f in facts]
         if isinstance(stmt, ast.If):
             merged = _merged_grids(stmt, host.env)
             if merged:
                 branches.append((stmt.end_lineno or stmt.lineno, merged))
+            scopes += _branch_scopes(host, stmt)
         while assumed and assumed[0][0] <= stmt.lineno:  # `# boundcheck: assume n % BLOCK == 0`
             host.assume(assumed.pop(0)[1])
         if isinstance(stmt, ast.Assign):
@@ -467,7 +528,25 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         for node in _calls(stmt):
             if isinstance(node.func, ast.Subscript) and (kernel := host.kernel_of(node.func.value)):
                 host.launch(node, kernel)
+            else:
+                for launch, kernel in host.through_launcher(node):
+                    host.launch(launch, kernel)
     return host.launches
+
+
+def _branch_scopes(host: _Host, stmt: ast.If) -> list[tuple[int, int, list[Divisibility]]]:
+    """``if n % B == 0:`` (or a local holding that test, ``if aligned:``) gives its body the fact;
+    ``if n % B != 0: ... else:`` gives it to the ``else``. Only launches inside the branch see it."""
+    test = host.resolve(stmt.test)
+    negated = isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq)
+    if negated:
+        test = ast.Compare(test.left, [ast.Eq()], test.comparators)  # type: ignore[union-attr]
+    found = host.facts_of(test, "host branch")
+    host.equalities += [f for f, equality in found if equality]
+    body = stmt.orelse if negated else stmt.body
+    if not found or not body:
+        return []
+    return [(body[0].lineno, body[-1].end_lineno or body[-1].lineno, [f for f, _ in found])]
 
 
 def _merged_grids(stmt: ast.If, env: dict[str, ast.expr]) -> dict[str, ast.expr]:

@@ -72,6 +72,8 @@ class ModuleContext:
     jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
     flag_facts: dict[str, dict[str, Flag]] = field(default_factory=dict)
+    # kernel -> per launch, the contracts only the `if` branches around that launch give
+    branch_contracts: dict[str, list[frozenset[Divisibility]]] = field(default_factory=dict)
     # kernel -> one (parameter -> host value, parameter -> allocated shape) per launch
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
 

@@ -1,0 +1,124 @@
+"""Host dispatch: a kernel launched only inside ``if n % BLOCK == 0:`` (or under a local holding that
+test, or in the ``else`` of ``if n % BLOCK != 0``) may rely on it; a kernel also launched outside such
+a branch may not. Launches through a module function that takes the kernel as an argument are
+followed, with their keyword dicts (``{**common, "NT": T // BT}``)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from tests.checking import findings, line_of
+
+KERNELS = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def even_kernel(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Y + offs, tl.load(X + offs) * 2)
+
+
+@triton.jit
+def tail_kernel(X, Y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(Y + offs, tl.load(X + offs, mask=offs < n) * 2, mask=offs < n)
+
+'''
+
+
+def check(host: str) -> list[tuple[int, str]]:
+    return findings(KERNELS + textwrap.dedent(host))
+
+
+def unmasked() -> list[tuple[int, str]]:
+    line = line_of(KERNELS, "tl.store(Y + offs, tl.load(X + offs) * 2)")
+    return [(line, "BC101"), (line, "BC102")]
+
+
+def test_kernel_launched_only_under_the_divisibility_test_relies_on_it() -> None:
+    assert check('''\
+        def run(x, y):
+            n, BLOCK = x.numel(), 128
+            if n % BLOCK == 0:
+                even_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+            else:
+                tail_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+        ''') == []
+
+
+def test_a_local_holding_the_test_and_the_else_of_a_remainder_test() -> None:
+    assert check('''\
+        def run(x, y, BLOCK: int = 128):
+            n = x.numel()
+            aligned = n % BLOCK == 0 and x.is_contiguous()
+            if aligned:
+                even_kernel[(n // BLOCK,)](x, y, n, BLOCK=BLOCK)
+
+        def run2(x, y, BLOCK: int = 128):
+            n = x.numel()
+            if n % BLOCK != 0:
+                tail_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+            else:
+                even_kernel[(n // BLOCK,)](x, y, n, BLOCK=BLOCK)
+        ''') == []
+
+
+def test_the_fact_does_not_reach_past_its_branch() -> None:
+    assert check('''\
+        def run(x, y, BLOCK: int = 128):
+            n = x.numel()
+            if n % BLOCK == 0:
+                tail_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+            even_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+        ''') == unmasked()
+
+
+def test_a_kernel_also_launched_without_the_test_is_not_covered() -> None:
+    assert check('''\
+        def run(x, y, BLOCK: int = 128):
+            n = x.numel()
+            if n % BLOCK == 0:
+                even_kernel[(n // BLOCK,)](x, y, n, BLOCK=BLOCK)
+            else:
+                even_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+        ''') == unmasked()
+
+
+def test_launch_through_a_function_taking_the_kernel_with_a_keyword_dict() -> None:
+    assert check('''\
+        def _launch(kernel, *, tiles, kernel_kwargs, **opts):
+            kernel[(tiles,)](**opts, **kernel_kwargs)
+
+        def run(x, y, BLOCK: int = 128):
+            n = x.numel()
+            common = dict(X=x, Y=y, n=n)
+            if n % BLOCK == 0:
+                _launch(even_kernel, tiles=n // BLOCK, kernel_kwargs={**common, "BLOCK": BLOCK})
+            else:
+                _launch(tail_kernel, tiles=triton.cdiv(n, BLOCK), kernel_kwargs={**common, "BLOCK": BLOCK})
+        ''') == []
+
+
+def test_a_launcher_outside_any_test_still_gives_no_contract() -> None:
+    assert check('''\
+        def _launch(kernel, grid, kwargs):
+            kernel[grid](**kwargs)
+
+        def run(x, y, BLOCK: int = 128):
+            n = x.numel()
+            _launch(even_kernel, (triton.cdiv(n, BLOCK),), dict(X=x, Y=y, n=n, BLOCK=BLOCK))
+        ''') == unmasked()
+
+
+def test_a_floored_grid_through_a_launcher_is_reported_at_the_callers_division() -> None:
+    src = KERNELS + textwrap.dedent('''\
+        def _launch(kernel, grid, kwargs):
+            kernel[grid](**kwargs)
+
+        def run(x, y, BLOCK: int = 128):
+            n = x.numel()
+            _launch(tail_kernel, (n // BLOCK,), dict(X=x, Y=y, n=n, BLOCK=BLOCK))
+        ''')
+    assert findings(src) == [*unmasked(), (line_of(src, "(n // BLOCK,)"), "BC302")]  # even_kernel: no launch
