@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
@@ -66,18 +66,18 @@ def _split(values: list[str] | None) -> list[str]:
 def check(
     paths: Annotated[list[str], typer.Argument(help="Files or directories to check.")],
     output_format: Annotated[OutputFormat, typer.Option("--output-format", help="How findings are printed.")] = OutputFormat.full,
-    output_file: Annotated[Optional[Path], typer.Option("--output-file", "-o", help="Write the report here.")] = None,
-    select: Annotated[Optional[list[str]], typer.Option(help="Rule codes or prefixes to enable (comma-separated).")] = None,
-    ignore: Annotated[Optional[list[str]], typer.Option(help="Rule codes or prefixes to disable.")] = None,
-    extend_select: Annotated[Optional[list[str]], typer.Option(help="Codes to enable on top of the selection.")] = None,
-    exclude: Annotated[Optional[list[str]], typer.Option(help="Glob patterns of paths to skip.")] = None,
-    preview: Annotated[Optional[bool], typer.Option("--preview/--no-preview", help="Enable preview rules.")] = None,
-    cuda_arg: Annotated[Optional[list[str]], typer.Option("--cuda-arg", help="Extra clang flag for CUDA files (-D, -I).")] = None,
+    output_file: Annotated[Path | None, typer.Option("--output-file", "-o", help="Write the report here.")] = None,
+    select: Annotated[list[str] | None, typer.Option(help="Rule codes or prefixes to enable (comma-separated).")] = None,
+    ignore: Annotated[list[str] | None, typer.Option(help="Rule codes or prefixes to disable.")] = None,
+    extend_select: Annotated[list[str] | None, typer.Option(help="Codes to enable on top of the selection.")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(help="Glob patterns of paths to skip.")] = None,
+    preview: Annotated[bool | None, typer.Option("--preview/--no-preview", help="Enable preview rules.")] = None,
+    cuda_arg: Annotated[list[str] | None, typer.Option("--cuda-arg", help="Extra clang flag for CUDA files (-D, -I).")] = None,
     no_gitignore: Annotated[bool, typer.Option("--no-gitignore", help="Check files that .gitignore excludes.")] = False,
     fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes.")] = False,
     diff: Annotated[bool, typer.Option("--diff", help="Show safe fixes as a diff; change nothing.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 0,
-    config: Annotated[Optional[Path], typer.Option("--config", help="A boundcheck.toml or pyproject.toml to use.")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="A boundcheck.toml or pyproject.toml to use.")] = None,
     statistics: Annotated[bool, typer.Option("--statistics", help="Count findings per rule.")] = False,
 ) -> None:
     """Check PATHS for boundary bugs."""
@@ -232,6 +232,6 @@ def main() -> None:
         app()
     except SystemExit:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - any crash is reported as an internal error, exit 2
         typer.echo(f"boundcheck: internal error: {exc!r}", err=True)
         sys.exit(2)

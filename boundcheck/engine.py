@@ -52,7 +52,7 @@ def check_source(path: str, language: Language, source: str, settings: Settings)
         return [], False
     try:
         module = parse(path, language, source, settings)
-    except Exception as exc:  # a frontend bug must not end the run: report it as BC001
+    except Exception as exc:  # noqa: BLE001 - a frontend bug must not end the run: report it as BC001
         module = Module(path, language, source, errors=[(Span(1, 0, 1, 0), f"internal error: {exc!r}")])
     findings: list[Finding] = []
     for rule in selected_rules(settings):

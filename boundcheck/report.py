@@ -145,7 +145,7 @@ def analyse(path: str, language: Language, source: str, settings: Settings) -> t
 
     try:
         module = parse(path, language, source, settings)
-    except Exception as exc:  # a frontend bug is a BC001, as in ``check``
+    except Exception as exc:  # noqa: BLE001 - a frontend bug is a BC001, as in ``check``
         module = Module(path, language, source, errors=[(Span(1, 0, 1, 0), f"internal error: {exc!r}")])
     if module.errors:
         return module, []

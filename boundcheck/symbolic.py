@@ -384,10 +384,10 @@ def _intrinsic(t: Term, lane_name: str, axis: int | None, span: Span) -> Bound |
         inner = f.expr if isinstance(f, Axis) else f
         while isinstance(inner, Bin) and inner.op in ("//", ">>") and not lanes(inner.right):
             inner = inner.left  # (i % M) // g stays below M // g: still in bounds
-        if isinstance(inner, Bin) and inner.op == "%" and any(n == lane_name for n, _ in lanes(inner.left)):
-            if not lanes(inner.right) and (kinds(inner.right) - {Kind.CONST} or isinstance(inner.right, Sym)):
-                return Bound(lane_name, render(inner.left), "<", render(inner.right), True, span,
-                             wrap=True, axis=axis)
+        if isinstance(inner, Bin) and inner.op == "%" and any(n == lane_name for n, _ in lanes(inner.left)) \
+                and not lanes(inner.right) and (kinds(inner.right) - {Kind.CONST} or isinstance(inner.right, Sym)):
+            return Bound(lane_name, render(inner.left), "<", render(inner.right), True, span,
+                         wrap=True, axis=axis)
         if isinstance(inner, Call) and inner.fn == "min" and any(n == lane_name for n, _ in lanes(inner)):
             others = [a for a in inner.args if not lanes(a)]
             if others:
@@ -485,7 +485,7 @@ def _mentions_const_extent(lim: list[Term]) -> bool:
     return any(next(syms(f), None) is not None for t in lim for f in t.factors)
 
 
-def _int(v: int | float) -> int:
+def _int(v: float) -> int:
     return int(v) if float(v).is_integer() else 0
 
 
