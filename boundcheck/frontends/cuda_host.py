@@ -20,12 +20,14 @@ from boundcheck.frontends.cuda_parse import (
     child_list,
     first,
     functions,
+    in_main_file,
     is_device,
     is_kernel,
     last,
     preorder,
     unary_op,
 )
+from boundcheck.frontends.cuda_slots import Allocations, Room
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import (
     Bin,
@@ -56,6 +58,23 @@ class HostLaunch:
     blocks: tuple[str, ...] = ()  # the block size per axis (x, y, z), rendered
     grid_axes: tuple[int, ...] = ()  # the grid axis of each floored dimension in ``launch.grid``
     block_var: str = ""  # the block argument's variable (``dimBlock``), whose ``.x`` a grid may divide by
+    rooms: tuple[Room, ...] = ()  # the buffers passed that the host allocated, with their sizes
+
+
+def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
+    """Member functions of the main file defined outside their class (``Real PiEstimator<Real>::
+    operator()() {…}``): host code that launches kernels as free functions do."""
+    out = []
+    for c in child_list(cursor):
+        if c.kind in _SCOPES and in_main_file(c):
+            out += host_methods(c)
+        elif c.kind in (K.CXX_METHOD, K.CONSTRUCTOR) and c.is_definition() and in_main_file(c) \
+                and not is_device(c):
+            out.append(c)
+    return out
+
+
+_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
 
 
 def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
@@ -70,6 +89,8 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
     walk = _Walk(conv, scope, first(body).offset)
     walk.facts += assume_comments(conv.src, fn)  # `// boundcheck: assume n % 256 == 0` in the host function
     walk.facts += caller_facts(fn, conv)
+    if b"cudaMalloc" in conv.src.data[first(body).offset:last(body).offset]:
+        walk.allocs = Allocations(body, conv)
     # `<<<` tokens in source order: one that no launch call has claimed by the time the walk
     # passes it lies in a statement libclang dropped (a template argument it could not resolve)
     pending = [t for t in conv.src.tokens_between(first(body).offset, last(body).offset) if t.text == "<<<"]
@@ -96,6 +117,7 @@ class _Walk:
         self.decls: dict[str, ci.Cursor] = {}  # local name -> its declaration
         self.members: dict[str, dict[int, ci.Cursor]] = {}  # dim3 local -> axis -> assigned value
         self.branches: list[tuple[int, int, list[Divisibility]]] = []  # `if (n % 4 == 0) {…}`: where they hold
+        self.allocs: Allocations | None = None
 
     def visit(self, c: ci.Cursor) -> None:
         conv, scope = self.conv, self.scope
@@ -163,6 +185,9 @@ class _Walk:
         block_var = next((_var_name(a) for a in cargs[1:2]), "")
         self._add(_kernel_name(c, kids, conv), conv.src.span(c), grid, names, targs, block, block_var,
                   first(c).offset)
+        if self.allocs is not None and len(cargs) >= 2:
+            rooms = [self.allocs.room(c, i, a, cargs[0], cargs[1], scope) for i, a in enumerate(call_args)]
+            self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
         return True
 
     def written(self, tok: Token) -> None:

@@ -42,6 +42,7 @@ from boundcheck.frontends.cuda_parse import (
     preorder,
     unary_op,
 )
+from boundcheck.frontends.cuda_slots import Slot, thread_slots
 from boundcheck.model import (
     UNKNOWN_PADDING,
     Access,
@@ -187,6 +188,7 @@ class KernelBuilder:
         self.inlined: set[int] = set()  # records made in the body of a helper called for its value
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
+        self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -218,6 +220,7 @@ class KernelBuilder:
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
         self.grid_stride = bool(tiled) and all(any(g.grid_stride for g in r.guards) for r in tiled)
         accesses = [self._access(rec) for rec in self.recs]
+        self.slots = thread_slots(self.recs)
         self.kernel.accesses += _checked_warp_rows(accesses)
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":

@@ -1,0 +1,105 @@
+"""CUDA kernels that are in bounds by how the host sizes their buffers: one slot per launched
+thread (``cudaMalloc(&p, grid * block * sizeof(T))`` and ``p[tid]``). Each is silent, and the
+same kernel with a buffer too small, or a launch that may differ, is reported."""
+
+from __future__ import annotations
+
+from boundcheck.model import Language
+from tests.checking import findings as _findings
+from tests.checking import line_of
+
+
+def findings(src: str) -> list[tuple[int, str]]:
+    return _findings(src, Language.CUDA)
+
+
+PER_THREAD = """\
+__global__ void init_state(float* state, unsigned seed) {
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned step = gridDim.x * blockDim.x;
+    state[tid] = seed;
+    state[tid + step] = seed + 1;
+}
+
+void run(int blocks, int threads, unsigned seed) {
+    int slots = blocks * threads;
+    float* d_state = 0;
+    cudaMalloc((void**)&d_state, 2 * slots * sizeof(float));
+    init_state<<<blocks, threads>>>(d_state, seed);
+    cudaFree(d_state);
+}
+"""
+
+
+def test_one_slot_per_launched_thread_is_in_bounds():
+    assert findings(PER_THREAD) == []
+
+
+def test_a_buffer_with_one_slot_per_thread_has_no_room_for_a_second():
+    bad = PER_THREAD.replace("2 * slots * sizeof(float)", "slots * sizeof(float)")
+    assert findings(bad) == [(line_of(bad, "state[tid + step]"), "BC102")]
+
+
+def test_a_launch_size_written_after_the_allocation_is_not_trusted():
+    bad = PER_THREAD.replace("    init_state<<<", "    blocks *= 2;\n    init_state<<<")
+    assert findings(bad) == [(line_of(bad, "state[tid] ="), "BC102"), (line_of(bad, "state[tid + step]"), "BC102")]
+
+
+def test_an_allocation_on_one_branch_only_sizes_nothing():
+    bad = PER_THREAD.replace("    cudaMalloc(", "    if (seed) cudaMalloc(")
+    assert findings(bad) == [(line_of(bad, "state[tid] ="), "BC102"), (line_of(bad, "state[tid + step]"), "BC102")]
+
+
+def test_an_extent_sized_buffer_on_a_rounded_up_grid_is_still_reported():
+    src = """\
+__global__ void square(const float* x, float* y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = x[i] * x[i];
+}
+
+void run(const float* h, int n) {
+    float *x, *y;
+    cudaMalloc(&x, n * sizeof(float));
+    cudaMalloc(&y, n * sizeof(float));
+    square<<<(n + 255) / 256, 256>>>(x, y);
+}
+"""
+    line = line_of(src, "y[i] =")
+    assert findings(src) == [(line, "BC101"), (line, "BC101"), (line, "BC102")]
+
+
+METHOD = """\
+#include <cuda_runtime.h>
+struct State { unsigned a, b; };
+
+__global__ void seed_states(State* states, unsigned seed) {
+    unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+    states[tid].a = seed + tid;
+}
+
+template <typename Real> class Engine {
+  public:
+    Real operator()();
+    unsigned block_size, seed;
+};
+
+template <typename Real> Real Engine<Real>::operator()() {
+    dim3 block, grid;
+    block.x = block_size;
+    grid.x = 1024;
+    while (grid.x > 64) {
+        grid.x >>= 1;
+    }
+    State* d_states = 0;
+    cudaError_t err = cudaMalloc((void**)&d_states, grid.x * block.x * sizeof(State));
+    if (err != cudaSuccess) throw 1;
+    seed_states<<<grid, block>>>(d_states, seed);
+    return Real(0);
+}
+"""
+
+
+def test_a_launch_in_a_member_function_sizes_its_buffers():
+    assert findings(METHOD) == []
+    bad = METHOD.replace("    seed_states<<<", "    grid.x += 1;\n    seed_states<<<")
+    assert findings(bad) == [(line_of(bad, "states[tid].a"), "BC102")]
