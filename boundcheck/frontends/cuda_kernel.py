@@ -124,6 +124,7 @@ class Guard:
     stride: bool = False  # a block / grid-stride loop's condition: its stores cover [start, limit)
     grid_stride: bool = False  # ... of a loop stepping by gridDim: any grid covers [start, limit)
     split: bool = False  # a block-local index against a compile-time size: a work split, or a row
+    row: bool = False  # ... against a literal (`tid < 64`): only ever a row's length (see _literal_rows)
 
     @property
     def sides(self) -> tuple[Expr, Expr]:
@@ -218,7 +219,7 @@ class KernelBuilder:
             self.kernel.exits.append(replace(ex, barriers_after=after))
         self._element_loops()
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
-        self.grid_stride = bool(tiled) and all(any(g.grid_stride for g in r.guards) for r in tiled)
+        self.grid_stride = bool(tiled) and all(any(g.grid_stride and not g.row for g in r.guards) for r in tiled)
         accesses = [self._access(rec) for rec in self.recs]
         self.slots = thread_slots(self.recs)
         self.kernel.accesses += _checked_warp_rows(accesses)
@@ -274,17 +275,18 @@ class KernelBuilder:
         span = rec.span
         parts = dims_of(rec.index, span, self.loops)
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
-        if not rec.guards and terms_text(expand(rec.index)) in self.grid_starts:
+        if all(g.row for g in rec.guards) and terms_text(expand(rec.index)) in self.grid_starts:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
-                  for g in rec.guards if (not g.split or whole) and not _past_guard(g, rec.index)
+                  for g in rec.guards if (not g.split or whole) and not g.row and not _past_guard(g, rec.index)
                   and not _other_blocks(g, rec.index, parts)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
-                   if g.split and not whole and _row_of(rec.index, g.bound)]
+                   if g.split and not whole and _row_of(rec.index, g.bound)
+                   or g.row and _row_of(rec.index, g.bound) and _rest_of_row(rec.index, g)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 and the lane threadIdx.x % 32 as
         # well (a block-local stand-in)
@@ -668,6 +670,7 @@ class KernelBuilder:
                     b = replace(b, local=False)
                 out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
                                  Kind.EXTENT in kinds(limit) or boundary))
+            out += [Guard(b, a, False, row=True) for b in _literal_rows(a)]
         return tuple(out)
 
     def visit_cond(self, c: ci.Cursor, scope: Scope) -> None:
@@ -1267,9 +1270,26 @@ def _row_of(index: Expr, bound: Bound) -> bool:
     ``t < BINS``): the bound keeps each block inside its own row."""
     for t in variable(expand(index)):
         rest = [render(f) for f in t.factors if Kind.PROGRAM not in kinds(f)]
-        if len(rest) < len(t.factors) and t.coeff == 1 and " * ".join(sorted(rest)) == bound.limit:
+        if len(rest) < len(t.factors) and t.coeff > 0 and " * ".join(_product(t.coeff, rest)) == bound.limit:
             return True
     return False
+
+
+def _literal_rows(a: Comparison) -> list[Bound]:
+    """``tid < 64`` (a literal, which bounds_of leaves out as a bound inside a tile) on a block's
+    own index: the length of a row each block writes (``out[blockIdx.x * 64 + tid]``), as
+    ``tid < BINS`` is with a named size. Used for that only."""
+    index, op, limit = upper_form(a.left, a.op, a.right)
+    if op != "<" or not isinstance(limit, Num) or lanes(limit) or not lanes(index) or Kind.PROGRAM in kinds(index):
+        return []
+    return [Bound(lane, render(index), "<", render(limit), False, a.span, local=True, axis=axis)
+            for lane, axis in sorted(lanes(index), key=str)]
+
+
+def _rest_of_row(index: Expr, g: Guard) -> bool:
+    """Past the block's row offset, the index is the guarded one itself."""
+    rest = [t for t in variable(expand(index)) if not any(Kind.PROGRAM in kinds(f) for f in t.factors)]
+    return constant(expand(index)) == 0 and terms_text(rest) == terms_text(expand(g.sides[0]))
 
 
 def _lane_tile(lane: Expr) -> str | None:

@@ -65,7 +65,7 @@ def thread_slots(recs: Sequence[Any]) -> list[Slot]:
     made of the block and thread ids along x only."""
     out = []
     for r in recs:
-        if r.space is Space.GLOBAL and not r.guards and lanes(r.index):
+        if r.space is Space.GLOBAL and all(g.row for g in r.guards) and lanes(r.index):
             need = slot_need(r.index, r.width)
             if need is not None:
                 out.append(Slot(r.span, r.buffer, r.kind, need))

@@ -1,6 +1,6 @@
 """CUDA kernels that are in bounds by how the host sizes their buffers: one slot per launched
-thread (``cudaMalloc(&p, grid * block * sizeof(T))`` and ``p[tid]``). Each is silent, and the
-same kernel with a buffer too small, or a launch that may differ, is reported."""
+thread (``cudaMalloc(&p, grid * block * sizeof(T))`` and ``p[tid]``), per-block rows. Each is
+silent, and the same kernel with a buffer too small, or a launch that may differ, is reported."""
 
 from __future__ import annotations
 
@@ -103,3 +103,33 @@ def test_a_launch_in_a_member_function_sizes_its_buffers():
     assert findings(METHOD) == []
     bad = METHOD.replace("    seed_states<<<", "    grid.x += 1;\n    seed_states<<<")
     assert findings(bad) == [(line_of(bad, "states[tid].a"), "BC102")]
+
+
+ROWS = """\
+__global__ void partial_histogram(unsigned* partial, unsigned* counts, const unsigned char* data, int n) {
+    __shared__ unsigned hist[64];
+    if (threadIdx.x < 64) hist[threadIdx.x] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&hist[data[i] % 64], 1u);
+    __syncthreads();
+    if (threadIdx.x < 64) {
+        partial[blockIdx.x * 64 + threadIdx.x] = hist[threadIdx.x];
+    }
+    for (int bin = threadIdx.x; bin < 64; bin += 48) {
+        counts[blockIdx.x * 64 + bin] = hist[bin];
+    }
+}
+"""
+
+
+def test_each_block_writes_its_own_row_of_a_literal_length():
+    assert findings(ROWS) == []
+
+
+def test_a_literal_bound_other_than_the_row_is_no_row_guard():
+    for bad in (ROWS.replace("if (threadIdx.x < 64) {", "if (threadIdx.x < 65) {"),
+                ROWS.replace("partial[blockIdx.x * 64 + threadIdx.x]", "partial[blockIdx.x * 64 + threadIdx.x + 1]")):
+        assert findings(bad) == [(line_of(bad, "partial[blockIdx.x * 64"), "BC102")]
+    bad = ROWS.replace("bin < 64;", "bin < 96;")
+    assert findings(bad) == [(line_of(bad, "counts[blockIdx.x * 64"), "BC102")]
