@@ -15,7 +15,7 @@ import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
 from boundcheck.frontends.cuda_host import HostLaunch, host_methods, launches_in
-from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
+from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_parse import (
     Parsed,
     child_list,
@@ -95,6 +95,8 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     for name, hls in by_kernel.items():
         _floor_grid_contracts(hls, kernels[name][1])
         drop_slot_dims(kernels[name][1], kernels[name][0], slots[name], [list(hl.rooms) for hl in hls])
+    for _, kernel in kernels.values():
+        padded_rows(kernel)
     _errors(module, parsed, kernels)
 
 

@@ -134,6 +134,7 @@ class _Walk:
                     scope.kinds = {**scope.kinds, c.spelling: Kind.EXTENT}
                 else:
                     scope.env[c.spelling] = value
+                    self.facts += rounded_up(c.spelling, value)
         elif c.kind == K.CALL_EXPR and c.spelling in _ASSERTS:
             args = arguments(c)
             if args:
@@ -304,6 +305,23 @@ def _callee(before: list[Token]) -> tuple[Token | None, list[str]]:
     if i < 0 or not _IDENT.fullmatch(before[i].text):
         return None, []
     return before[i], targs
+
+
+def rounded_up(name: str, value: Expr) -> list[Divisibility]:
+    """``P = (V + 63) & ~63`` or ``(V + 63) / 64 * 64``: P is V rounded up to a multiple of 64, a
+    padded row pitch."""
+    tile = None
+    if isinstance(value, Bin) and value.op == "&" and isinstance(value.right, Call) and value.right.fn == "~" \
+            and len(value.right.args) == 1 and isinstance(value.right.args[0], Num):
+        mask = value.right.args[0].value
+        if isinstance(mask, int) and mask > 0 and mask & (mask + 1) == 0 and constant(expand(value.left)) == mask:
+            tile = mask + 1
+    elif isinstance(value, Bin) and value.op == "*" and isinstance(value.right, Num) \
+            and isinstance(value.left, Bin) and value.left.op == "/" and value.left.right == value.right:
+        m = value.right.value
+        if isinstance(m, int) and m > 1 and constant(expand(value.left.left)) == m - 1:
+            tile = m
+    return [Divisibility(name, str(tile), "host round-up")] if tile and variable(expand(value)) else []
 
 
 def _opaque_call(e: Expr) -> bool:
@@ -548,7 +566,7 @@ def _sites(conv: Converter) -> dict[str, list[_Site]]:
         level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
                  if f.get_usr() not in targets and any(n in chunk for n in names)}
         targets.update(level)
-    if not any(b"%" in chunk for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
+    if not any(b"%" in chunk or b"~" in chunk for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
         _SITES[conv] = {}  # every caller fact is a remainder test: none written, none to walk for
         return _SITES[conv]
     spellings: dict[str, list[str]] = {}
@@ -613,6 +631,8 @@ class _CallWalk:
                     facts += divisibility(self.conv, args[0], self.scope, "host assert") if args else []
                 target, value = self.written(k)
                 self.forget(target, facts, aliases)
+                if target and value is not None:
+                    facts += rounded_up(target, self.conv.quiet_expr(value, self.scope))
                 if target and value is not None and strip(value).kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
                     aliases.append((target, render(self.conv.quiet_expr(value, self.scope))))
 

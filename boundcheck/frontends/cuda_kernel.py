@@ -1599,6 +1599,29 @@ def _remainder(conv: Converter, mod: ci.Cursor, scope: Scope, origin: str) -> li
     return [Divisibility(render(conv.quiet_expr(parts[0], scope)), render(conv.quiet_expr(parts[1], scope)), origin)]
 
 
+def padded_rows(kernel: Kernel) -> None:
+    """A W-wide access guarded in vector units rounded up (``i < ceil_div(V, 4)``) reads up to
+    W - 1 elements past V, inside its row where the row pitch P (``idx * P + 4 * i``) is a multiple
+    of W, as a padded pitch is (``P = (V + 63) & ~63`` on the host): the whole vector is in the row."""
+    facts = [f for f in kernel.contracts if not f.between_sizes and f.tile.isdigit()]
+    for i, a in enumerate(kernel.accesses):
+        w = a.width
+        if w <= 1 or a.space is not Space.GLOBAL or not facts:
+            continue
+        padded = [d for d in a.dims if any(f.extent in d.pitches and int(f.tile) % w == 0 for f in facts)]
+        guards = tuple(replace(b, lane_offset=b.lane_offset + w - 1)
+                       if b.lane_offset == 0 and _rounded_up_units(b.limit, w) and any(covers(b, d) for d in padded)
+                       else b for b in a.guards)
+        if guards != a.guards:
+            kernel.accesses[i] = replace(a, guards=guards)
+
+
+def _rounded_up_units(limit: str, w: int) -> bool:
+    """``ceil_div(V, 4)`` (``cdiv``, ``div_ceil``): a count of W-wide vectors rounded up. The
+    written-out ``(V + 3) / 4`` is taken as whole vectors already (see ``_divides_by``)."""
+    return bool(re.fullmatch(rf"(?:ceil_div|cdiv|div_ceil)\(.+, {w}\)", limit))
+
+
 def assume_comments(src: Source, fn: ci.Cursor) -> list[Divisibility]:
     """``// boundcheck: assume K % TILE == 0`` inside the kernel or on the lines just above it."""
     start, end = first(fn).line, last(fn).line

@@ -1,6 +1,7 @@
 """CUDA kernels that are in bounds by how the host sizes their buffers: one slot per launched
-thread (``cudaMalloc(&p, grid * block * sizeof(T))`` and ``p[tid]``), per-block rows. Each is
-silent, and the same kernel with a buffer too small, or a launch that may differ, is reported."""
+thread (``cudaMalloc(&p, grid * block * sizeof(T))`` and ``p[tid]``), per-block rows, vectors
+inside a padded row pitch. Each is silent, and the same kernel with a buffer too small, a launch
+that may differ or a pitch that is not padded, is reported."""
 
 from __future__ import annotations
 
@@ -133,3 +134,48 @@ def test_a_literal_bound_other_than_the_row_is_no_row_guard():
         assert findings(bad) == [(line_of(bad, "partial[blockIdx.x * 64"), "BC102")]
     bad = ROWS.replace("bin < 64;", "bin < 96;")
     assert findings(bad) == [(line_of(bad, "counts[blockIdx.x * 64"), "BC102")]
+
+
+PADDED = """\
+__host__ __device__ int ceil_div(int a, int b);  // defined in a header
+
+__global__ void scale_rows(const float* x, float* out, int V, int P) {
+    const float4* row = reinterpret_cast<const float4*>(x + blockIdx.x * P);
+    for (int i = threadIdx.x; i < ceil_div(V, 4); i += blockDim.x) {
+        float4 v = row[i];
+        for (int k = 0; k < 4; ++k) {
+            int c = i * 4 + k;
+            float s = (k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w);
+            out[blockIdx.x * P + c] = c < V ? 2.0f * s : 0.0f;
+        }
+    }
+}
+
+void launch(const float* x, float* out, int rows, int V, int P) {
+    scale_rows<<<rows, 256>>>(x, out, V, P);
+}
+
+int main() {
+    int rows = 8, V = 50257;
+    int P = (V + 63) & ~63;
+    float *x, *out;
+    cudaMalloc(&x, rows * P * sizeof(float));
+    cudaMalloc(&out, rows * P * sizeof(float));
+    launch(x, out, rows, V, P);
+    return 0;
+}
+"""
+
+
+def test_a_vector_tail_inside_a_padded_row_pitch_is_in_bounds():
+    assert findings(PADDED) == []
+    # the pitch rounded up in the launcher itself
+    src = PADDED.replace("int rows, int V, int P) {", "int rows, int V) {\n    int P = (V + 63) / 64 * 64;")
+    src = src.replace("launch(x, out, rows, V, P);", "launch(x, out, rows, V);")
+    assert findings(src) == []
+
+
+def test_a_vector_tail_past_an_unpadded_or_oddly_padded_pitch_is_reported():
+    for pitch in ("V", "(V + 1) & ~1"):
+        bad = PADDED.replace("(V + 63) & ~63", pitch)
+        assert findings(bad) == [(line_of(bad, "float4 v = row[i]"), "BC106")]
