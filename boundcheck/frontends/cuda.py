@@ -14,8 +14,8 @@ from dataclasses import replace
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
-from boundcheck.frontends.cuda_host import HostLaunch, launches_in
-from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility
+from boundcheck.frontends.cuda_host import HostLaunch, host_methods, launches_in
+from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_parse import (
     Parsed,
     child_list,
@@ -27,6 +27,7 @@ from boundcheck.frontends.cuda_parse import (
     last,
     parse,
 )
+from boundcheck.frontends.cuda_slots import Slot, drop_slot_dims
 from boundcheck.model import Divisibility, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
@@ -69,16 +70,18 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
                 file_contracts += divisibility(conv, kids[0], Scope(), "static_assert")
     kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
     grid_stride: set[str] = set()
+    slots: dict[str, list[Slot]] = {}
     for fn in fns:
         if is_kernel(fn):
             builder = KernelBuilder(fn, src, macros, helpers, file_contracts)
             kernel = builder.build()
             module.kernels.append(kernel)
             kernels[fn.spelling] = (fn, kernel)
+            slots[fn.spelling] = builder.slots
             if builder.grid_stride:
                 grid_stride.add(fn.spelling)
     by_kernel: dict[str, list[HostLaunch]] = {}
-    for fn in fns:
+    for fn in fns + host_methods(parsed.source.root):
         if not is_kernel(fn):
             for hl in launches_in(fn, conv):
                 if hl.launch.kernel in grid_stride:
@@ -91,6 +94,9 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
                     by_kernel.setdefault(hl.launch.kernel, []).append(hl)
     for name, hls in by_kernel.items():
         _floor_grid_contracts(hls, kernels[name][1])
+        drop_slot_dims(kernels[name][1], kernels[name][0], slots[name], [list(hl.rooms) for hl in hls])
+    for _, kernel in kernels.values():
+        padded_rows(kernel)
     _errors(module, parsed, kernels)
 
 

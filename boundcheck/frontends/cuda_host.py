@@ -20,12 +20,14 @@ from boundcheck.frontends.cuda_parse import (
     child_list,
     first,
     functions,
+    in_main_file,
     is_device,
     is_kernel,
     last,
     preorder,
     unary_op,
 )
+from boundcheck.frontends.cuda_slots import Allocations, Room
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import (
     Bin,
@@ -56,6 +58,23 @@ class HostLaunch:
     blocks: tuple[str, ...] = ()  # the block size per axis (x, y, z), rendered
     grid_axes: tuple[int, ...] = ()  # the grid axis of each floored dimension in ``launch.grid``
     block_var: str = ""  # the block argument's variable (``dimBlock``), whose ``.x`` a grid may divide by
+    rooms: tuple[Room, ...] = ()  # the buffers passed that the host allocated, with their sizes
+
+
+def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
+    """Member functions of the main file defined outside their class (``Real PiEstimator<Real>::
+    operator()() {…}``): host code that launches kernels as free functions do."""
+    out = []
+    for c in child_list(cursor):
+        if c.kind in _SCOPES and in_main_file(c):
+            out += host_methods(c)
+        elif c.kind in (K.CXX_METHOD, K.CONSTRUCTOR) and c.is_definition() and in_main_file(c) \
+                and not is_device(c):
+            out.append(c)
+    return out
+
+
+_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
 
 
 def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
@@ -70,6 +89,8 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
     walk = _Walk(conv, scope, first(body).offset)
     walk.facts += assume_comments(conv.src, fn)  # `// boundcheck: assume n % 256 == 0` in the host function
     walk.facts += caller_facts(fn, conv)
+    if b"cudaMalloc" in conv.src.data[first(body).offset:last(body).offset]:
+        walk.allocs = Allocations(body, conv)
     # `<<<` tokens in source order: one that no launch call has claimed by the time the walk
     # passes it lies in a statement libclang dropped (a template argument it could not resolve)
     pending = [t for t in conv.src.tokens_between(first(body).offset, last(body).offset) if t.text == "<<<"]
@@ -96,6 +117,7 @@ class _Walk:
         self.decls: dict[str, ci.Cursor] = {}  # local name -> its declaration
         self.members: dict[str, dict[int, ci.Cursor]] = {}  # dim3 local -> axis -> assigned value
         self.branches: list[tuple[int, int, list[Divisibility]]] = []  # `if (n % 4 == 0) {…}`: where they hold
+        self.allocs: Allocations | None = None
 
     def visit(self, c: ci.Cursor) -> None:
         conv, scope = self.conv, self.scope
@@ -112,6 +134,7 @@ class _Walk:
                     scope.kinds = {**scope.kinds, c.spelling: Kind.EXTENT}
                 else:
                     scope.env[c.spelling] = value
+                    self.facts += rounded_up(c.spelling, value)
         elif c.kind == K.CALL_EXPR and c.spelling in _ASSERTS:
             args = arguments(c)
             if args:
@@ -163,6 +186,9 @@ class _Walk:
         block_var = next((_var_name(a) for a in cargs[1:2]), "")
         self._add(_kernel_name(c, kids, conv), conv.src.span(c), grid, names, targs, block, block_var,
                   first(c).offset)
+        if self.allocs is not None and len(cargs) >= 2:
+            rooms = [self.allocs.room(c, i, a, cargs[0], cargs[1], scope) for i, a in enumerate(call_args)]
+            self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
         return True
 
     def written(self, tok: Token) -> None:
@@ -279,6 +305,23 @@ def _callee(before: list[Token]) -> tuple[Token | None, list[str]]:
     if i < 0 or not _IDENT.fullmatch(before[i].text):
         return None, []
     return before[i], targs
+
+
+def rounded_up(name: str, value: Expr) -> list[Divisibility]:
+    """``P = (V + 63) & ~63`` or ``(V + 63) / 64 * 64``: P is V rounded up to a multiple of 64, a
+    padded row pitch."""
+    tile = None
+    if isinstance(value, Bin) and value.op == "&" and isinstance(value.right, Call) and value.right.fn == "~" \
+            and len(value.right.args) == 1 and isinstance(value.right.args[0], Num):
+        mask = value.right.args[0].value
+        if isinstance(mask, int) and mask > 0 and mask & (mask + 1) == 0 and constant(expand(value.left)) == mask:
+            tile = mask + 1
+    elif isinstance(value, Bin) and value.op == "*" and isinstance(value.right, Num) \
+            and isinstance(value.left, Bin) and value.left.op == "/" and value.left.right == value.right:
+        m = value.right.value
+        if isinstance(m, int) and m > 1 and constant(expand(value.left.left)) == m - 1:
+            tile = m
+    return [Divisibility(name, str(tile), "host round-up")] if tile and variable(expand(value)) else []
 
 
 def _opaque_call(e: Expr) -> bool:
@@ -523,7 +566,7 @@ def _sites(conv: Converter) -> dict[str, list[_Site]]:
         level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
                  if f.get_usr() not in targets and any(n in chunk for n in names)}
         targets.update(level)
-    if not any(b"%" in chunk for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
+    if not any(b"%" in chunk or b"~" in chunk for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
         _SITES[conv] = {}  # every caller fact is a remainder test: none written, none to walk for
         return _SITES[conv]
     spellings: dict[str, list[str]] = {}
@@ -588,6 +631,8 @@ class _CallWalk:
                     facts += divisibility(self.conv, args[0], self.scope, "host assert") if args else []
                 target, value = self.written(k)
                 self.forget(target, facts, aliases)
+                if target and value is not None:
+                    facts += rounded_up(target, self.conv.quiet_expr(value, self.scope))
                 if target and value is not None and strip(value).kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
                     aliases.append((target, render(self.conv.quiet_expr(value, self.scope))))
 

@@ -42,6 +42,7 @@ from boundcheck.frontends.cuda_parse import (
     preorder,
     unary_op,
 )
+from boundcheck.frontends.cuda_slots import Slot, thread_slots
 from boundcheck.model import (
     UNKNOWN_PADDING,
     Access,
@@ -123,6 +124,7 @@ class Guard:
     stride: bool = False  # a block / grid-stride loop's condition: its stores cover [start, limit)
     grid_stride: bool = False  # ... of a loop stepping by gridDim: any grid covers [start, limit)
     split: bool = False  # a block-local index against a compile-time size: a work split, or a row
+    row: bool = False  # ... against a literal (`tid < 64`): only ever a row's length (see _literal_rows)
 
     @property
     def sides(self) -> tuple[Expr, Expr]:
@@ -187,6 +189,7 @@ class KernelBuilder:
         self.inlined: set[int] = set()  # records made in the body of a helper called for its value
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
+        self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -216,8 +219,9 @@ class KernelBuilder:
             self.kernel.exits.append(replace(ex, barriers_after=after))
         self._element_loops()
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
-        self.grid_stride = bool(tiled) and all(any(g.grid_stride for g in r.guards) for r in tiled)
+        self.grid_stride = bool(tiled) and all(any(g.grid_stride and not g.row for g in r.guards) for r in tiled)
         accesses = [self._access(rec) for rec in self.recs]
+        self.slots = thread_slots(self.recs)
         self.kernel.accesses += _checked_warp_rows(accesses)
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
@@ -271,17 +275,18 @@ class KernelBuilder:
         span = rec.span
         parts = dims_of(rec.index, span, self.loops)
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
-        if not rec.guards and terms_text(expand(rec.index)) in self.grid_starts:
+        if all(g.row for g in rec.guards) and terms_text(expand(rec.index)) in self.grid_starts:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
-                  for g in rec.guards if (not g.split or whole) and not _past_guard(g, rec.index)
+                  for g in rec.guards if (not g.split or whole) and not g.row and not _past_guard(g, rec.index)
                   and not _other_blocks(g, rec.index, parts)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
-                   if g.split and not whole and _row_of(rec.index, g.bound)]
+                   if g.split and not whole and _row_of(rec.index, g.bound)
+                   or g.row and _row_of(rec.index, g.bound) and _rest_of_row(rec.index, g)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 and the lane threadIdx.x % 32 as
         # well (a block-local stand-in)
@@ -665,6 +670,7 @@ class KernelBuilder:
                     b = replace(b, local=False)
                 out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
                                  Kind.EXTENT in kinds(limit) or boundary))
+            out += [Guard(b, a, False, row=True) for b in _literal_rows(a)]
         return tuple(out)
 
     def visit_cond(self, c: ci.Cursor, scope: Scope) -> None:
@@ -1264,9 +1270,26 @@ def _row_of(index: Expr, bound: Bound) -> bool:
     ``t < BINS``): the bound keeps each block inside its own row."""
     for t in variable(expand(index)):
         rest = [render(f) for f in t.factors if Kind.PROGRAM not in kinds(f)]
-        if len(rest) < len(t.factors) and t.coeff == 1 and " * ".join(sorted(rest)) == bound.limit:
+        if len(rest) < len(t.factors) and t.coeff > 0 and " * ".join(_product(t.coeff, rest)) == bound.limit:
             return True
     return False
+
+
+def _literal_rows(a: Comparison) -> list[Bound]:
+    """``tid < 64`` (a literal, which bounds_of leaves out as a bound inside a tile) on a block's
+    own index: the length of a row each block writes (``out[blockIdx.x * 64 + tid]``), as
+    ``tid < BINS`` is with a named size. Used for that only."""
+    index, op, limit = upper_form(a.left, a.op, a.right)
+    if op != "<" or not isinstance(limit, Num) or lanes(limit) or not lanes(index) or Kind.PROGRAM in kinds(index):
+        return []
+    return [Bound(lane, render(index), "<", render(limit), False, a.span, local=True, axis=axis)
+            for lane, axis in sorted(lanes(index), key=str)]
+
+
+def _rest_of_row(index: Expr, g: Guard) -> bool:
+    """Past the block's row offset, the index is the guarded one itself."""
+    rest = [t for t in variable(expand(index)) if not any(Kind.PROGRAM in kinds(f) for f in t.factors)]
+    return constant(expand(index)) == 0 and terms_text(rest) == terms_text(expand(g.sides[0]))
 
 
 def _lane_tile(lane: Expr) -> str | None:
@@ -1574,6 +1597,29 @@ def _remainder(conv: Converter, mod: ci.Cursor, scope: Scope, origin: str) -> li
     if mod.kind != K.BINARY_OPERATOR or binary_op(mod) != "%" or len(parts) != 2:
         return []
     return [Divisibility(render(conv.quiet_expr(parts[0], scope)), render(conv.quiet_expr(parts[1], scope)), origin)]
+
+
+def padded_rows(kernel: Kernel) -> None:
+    """A W-wide access guarded in vector units rounded up (``i < ceil_div(V, 4)``) reads up to
+    W - 1 elements past V, inside its row where the row pitch P (``idx * P + 4 * i``) is a multiple
+    of W, as a padded pitch is (``P = (V + 63) & ~63`` on the host): the whole vector is in the row."""
+    facts = [f for f in kernel.contracts if not f.between_sizes and f.tile.isdigit()]
+    for i, a in enumerate(kernel.accesses):
+        w = a.width
+        if w <= 1 or a.space is not Space.GLOBAL or not facts:
+            continue
+        padded = [d for d in a.dims if any(f.extent in d.pitches and int(f.tile) % w == 0 for f in facts)]
+        guards = tuple(replace(b, lane_offset=b.lane_offset + w - 1)
+                       if b.lane_offset == 0 and _rounded_up_units(b.limit, w) and any(covers(b, d) for d in padded)
+                       else b for b in a.guards)
+        if guards != a.guards:
+            kernel.accesses[i] = replace(a, guards=guards)
+
+
+def _rounded_up_units(limit: str, w: int) -> bool:
+    """``ceil_div(V, 4)`` (``cdiv``, ``div_ceil``): a count of W-wide vectors rounded up. The
+    written-out ``(V + 3) / 4`` is taken as whole vectors already (see ``_divides_by``)."""
+    return bool(re.fullmatch(rf"(?:ceil_div|cdiv|div_ceil)\(.+, {w}\)", limit))
 
 
 def assume_comments(src: Source, fn: ci.Cursor) -> list[Divisibility]:
