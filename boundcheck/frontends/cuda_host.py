@@ -117,6 +117,7 @@ class _Walk:
         self.decls: dict[str, ci.Cursor] = {}  # local name -> its declaration
         self.members: dict[str, dict[int, ci.Cursor]] = {}  # dim3 local -> axis -> assigned value
         self.branches: list[tuple[int, int, list[Divisibility]]] = []  # `if (n % 4 == 0) {…}`: where they hold
+        self.arms: list[tuple[int, int]] = []  # the then / else statements of every `if` seen
         self.allocs: Allocations | None = None
 
     def visit(self, c: ci.Cursor) -> None:
@@ -138,13 +139,15 @@ class _Walk:
         elif c.kind == K.CALL_EXPR and c.spelling in _ASSERTS:
             args = arguments(c)
             if args:
-                self.facts += divisibility(conv, args[0], scope, "host assert")
+                self._holds_after(c, divisibility(conv, args[0], scope, "host assert"))
         elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
             self.facts += [replace(f, between_sizes=True) for k in child_list(c)[:1]
                            for f in divisibility(conv, k, scope, "static_assert")]
         elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
-            self.facts += rejected(conv, c, scope)  # a launch inside runs where the test failed
+            self._arms(c)
+            self._holds_after(c, rejected(conv, c, scope))  # a launch after it runs where the test failed
         elif c.kind == K.IF_STMT:
+            self._arms(c)
             cond, then = if_parts(c)
             if cond is not None and then is not None:
                 self.branches.append((first(then).offset, last(then).offset,
@@ -155,6 +158,22 @@ class _Walk:
                                           divisibility(conv, cond, scope, "host check", negated=True)))
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
+
+    def _arms(self, c: ci.Cursor) -> None:
+        kids = child_list(c)
+        cond, then = if_parts(c)
+        if then is not None:
+            self.arms += [(first(k).offset, last(k).offset) for k in kids[kids.index(then):]]
+
+    def _holds_after(self, c: ci.Cursor, facts: list[Divisibility]) -> None:
+        """An assert (or a rejecting ``if``) holds for what follows it in its own branch: at the
+        function's top level for the rest of it, inside an ``if`` arm only to that arm's end."""
+        at = first(c).offset
+        ends = [end for start, end in self.arms if start <= at < end]
+        if not ends:
+            self.facts += facts
+        elif facts:
+            self.branches.append((at, min(ends), facts))
 
     def _member_assignment(self, c: ci.Cursor) -> None:
         """``grid.x = n / 256``: the value of one axis of a ``dim3`` local."""

@@ -1,0 +1,75 @@
+"""A host assert (or a rejecting ``if``) holds after it in its own branch: at the top level of the
+host function for every later launch, inside an ``if`` arm only for the launches in that arm."""
+
+from __future__ import annotations
+
+from boundcheck.model import Language
+from tests.checking import findings, line_of
+
+KERNEL = """\
+#include <cassert>
+__global__ void add(const float* a, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + 1.0f;
+}
+"""
+
+
+def cuda(src: str) -> list[tuple[int, str]]:
+    return findings(src, Language.CUDA)
+
+
+def test_an_assert_in_one_arm_says_nothing_of_the_launch_in_the_other() -> None:
+    src = KERNEL + """\
+void run(const float* a, float* c, int n, bool small) {
+    int blocks = n / 256;
+    if (small) {
+        assert(n % 256 == 0);
+        add<<<blocks, 256>>>(a, c, n);
+    } else {
+        add<<<blocks, 256>>>(a, c, n);
+    }
+}
+"""
+    assert cuda(src) == [(line_of(src, "int blocks ="), "BC302")]
+
+
+def test_an_assert_in_an_arm_covers_the_launch_after_it_in_that_arm() -> None:
+    src = KERNEL + """\
+void run(const float* a, float* c, int n, bool small) {
+    if (small) {
+        assert(n % 256 == 0);
+        add<<<n / 256, 256>>>(a, c, n);
+    }
+}
+"""
+    assert cuda(src) == []
+
+
+def test_an_assert_at_the_top_level_covers_every_later_launch() -> None:
+    src = KERNEL + """\
+void run(const float* a, float* c, int n, bool small) {
+    assert(n % 256 == 0);
+    if (small) {
+        add<<<n / 256, 256>>>(a, c, n);
+    } else {
+        add<<<n / 256, 256>>>(a, c, n);
+    }
+}
+"""
+    assert cuda(src) == []
+
+
+def test_a_rejection_inside_an_arm_holds_to_that_arms_end() -> None:
+    src = KERNEL + """\
+int run(const float* a, float* c, int n, bool checked) {
+    if (checked) {
+        if (n % 256 != 0) return 1;
+        add<<<n / 256, 256>>>(a, c, n);
+    }
+    add<<<n / 256, 256>>>(a, c, n);
+    return 0;
+}
+"""
+    last = max(i for i, line in enumerate(src.splitlines(), start=1) if "add<<<n / 256" in line)
+    assert cuda(src) == [(last, "BC302")]
