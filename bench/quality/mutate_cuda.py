@@ -517,7 +517,9 @@ class CudaMutator:
                     self.out.skip("floor-trip", "BC301", "not a tile loop: the body indexes nothing by the tile")
                     continue
                 if self.raised_count(s, e):
-                    self.out.skip("floor-trip", "BC301", RAISED)
+                    if ("floor-trip", s) not in self.seen:  # once per site, as emit counts it
+                        self.seen.add(("floor-trip", s))
+                        self.out.skip("floor-trip", "BC301", RAISED)
                     continue
                 extra = [site[3]] if len(site) > 3 else []
                 self.emit("floor-trip", "BC301", [(s, e, text)],

@@ -119,12 +119,18 @@ RAISED_TRIP = textwrap.dedent("""\
                 y[i] = x[i];
             }
         }
+        for (int c = 0; c < iters; c++) {
+            int i = threadIdx.x + c * 128;
+            if (i < n) {
+                y[i] += 1.0f;
+            }
+        }
     }
     """)
 
 
 def test_floor_of_a_raised_trip_count_is_skipped():
-    # n / 128 + 2 >= ceil(n / 128): the loop still reaches the tail tile
+    # n / 128 + 2 >= ceil(n / 128): the loops still reach the tail tile (one site, counted once)
     muts = mutate_cuda.mutate("/tmp/raised.cu", RAISED_TRIP)
     assert not [m for m in muts.mutants if m.operator == "floor-trip"]
     assert muts.skipped[("floor-trip", "BC301", RAISED)] == 1
