@@ -7,6 +7,7 @@ import textwrap
 
 from bench.quality import mutate_cuda
 from bench.quality.mutate_cuda import OVERWRITTEN, RAISED
+from bench.quality.reasons import reason
 from boundcheck.model import Language
 from tests.checking import findings, line_of
 
@@ -223,3 +224,26 @@ def test_a_ceiling_of_a_floored_count_is_reported():
     floored = NESTED_GRID.replace("ceil_div(n, per_warp)", "n / per_warp")
     assert cuda(floored) == [(line_of(floored, "dim3 grid"), "BC302")]
     assert cuda(NESTED_GRID) == []
+
+
+STRIDED_LAUNCH = textwrap.dedent("""\
+    __global__ void add_bias(float* out, const float* bias, int n, int oc) {
+        int stride = blockDim.x * gridDim.x;
+        for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+            out[i] += bias[i % oc];
+        }
+    }
+    void run(float* out, const float* bias, int n, int oc) {
+        int blocks = n / 256;
+        add_bias<<<blocks, 256>>>(out, bias, n, oc);
+    }
+    """)
+
+
+def test_missed_floor_grid_of_a_grid_stride_kernel_is_by_design():
+    record = {"language": "cuda", "operator": "floor-grid", "rule": "BC302", "line": 8, "outcome": "missed",
+              "description": "`ceil_div(n, 256)` became `n / 256` in a launch grid", "new_findings": [],
+              "targets": [[8, 8], [9, 9]]}
+    assert reason(record, STRIDED_LAUNCH.splitlines()).startswith("by design: the launched kernel strides")
+    tiled = STRIDED_LAUNCH.replace("i += stride", "i += 0")
+    assert reason(record, tiled.splitlines()).startswith("analyzer gap: grid held in an integer variable")
