@@ -513,7 +513,9 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
             if not variable(expand(den)) and not isinstance(den, Num):
                 return None
             if _is_ceiling_numerator(num_terms, den):
-                return None
+                # a ceiling of a count that a floor already cut short: `ceil_div(K / 32, B)`
+                inner = _floored_count(num, span, int_division_ops)
+                return replace(inner, text=render(e)) if inner is not None else None
             return FloorDiv(extent=render(num), tile=render(den), span=span, text=render(e))
     return None
 

@@ -23,6 +23,10 @@ KEYWORDS = {"sizeof", "static_cast", "reinterpret_cast", "const_cast", "int", "f
             "long", "size_t", "return", "if", "else", "for", "while", "true", "false"}
 ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 CEIL_NAMES = re.compile(r"(?i)^(ceil_?div|cdiv|div_?up|div_?round_?up|ceil_?divide)$")
+RAISED = ("not a floor: the count is raised by a positive constant (C / T + c >= ceil_div(C, T)),"
+          " so the tail tile still runs")
+OVERWRITTEN = ("padding never read: the next statement overwrites the padded value wherever the padding"
+               " is taken, without reading it")
 NEG_INF = [["-", "INFINITY"], ["-", "CUDART_INF_F"], ["-", "CUDART_INF"], ["-", "FLT_MAX"],
            ["-", "HUGE_VALF"], ["-", "INFINITY", "f"]]
 ZERO = re.compile(r"^0(\.0*)?[fF]?$|^0?\.0+[fF]?$")
@@ -50,6 +54,26 @@ class Kernel:
     @property
     def index(self) -> set[str]:
         return set(self.global_index) | self.local_index | {"threadIdx", "blockIdx"}
+
+
+def _literal_value(texts: list[str], values: dict[str, int]) -> int | None:
+    """The value of integer literal arithmetic (names from ``values``), or None."""
+    out = []
+    for t in texts:
+        bare = re.sub(r"(?i)^(\d+)[ul]*$", r"\1", t)
+        if bare.isdigit() or t in ("+", "*", "(", ")"):
+            out.append(bare)
+        elif t in values:
+            out.append(str(values[t]))
+        elif t == "/":
+            out.append("//")
+        else:
+            return None
+    try:
+        v = eval("".join(out), {"__builtins__": {}}) if out else None  # digits and + * // ( ) only
+    except (SyntaxError, ZeroDivisionError):
+        return None
+    return v if isinstance(v, int) and v >= 0 else None
 
 
 def in_file(c: ci.Cursor, path: str) -> bool:
@@ -492,9 +516,25 @@ class CudaMutator:
                 if not self.walks_tiles(loop, text):
                     self.out.skip("floor-trip", "BC301", "not a tile loop: the body indexes nothing by the tile")
                     continue
+                if self.raised_count(s, e):
+                    if ("floor-trip", s) not in self.seen:  # once per site, as emit counts it
+                        self.seen.add(("floor-trip", s))
+                        self.out.skip("floor-trip", "BC301", RAISED)
+                    continue
                 extra = [site[3]] if len(site) > 3 else []
                 self.emit("floor-trip", "BC301", [(s, e, text)],
                           f"`{self.slice(s, e)}` became `{text}` in a loop trip count", [header, *extra])
+
+    def raised_count(self, s: int, e: int) -> bool:
+        """Whether the count at ``s:e`` is a whole addend of ``+ c`` (``ceil_div(C, T) + 2``) for a
+        literal c >= 1: then ``C / T + c`` >= ``ceil_div(C, T)``, so flooring drops at most one
+        trailing iteration over a tile that starts past C, and the tail tile still runs."""
+        before = self.between(max(0, s - 256), s)
+        after = self.between(e, min(len(self.src.data), e + 256))[:3]
+        texts = [t.text for t in after]
+        return (len(texts) >= 2 and texts[0] == "+" and texts[1].isdigit() and int(texts[1]) >= 1
+                and (len(texts) == 2 or texts[2] in (";", ")", ",", "+"))
+                and (not before or before[-1].text in ("=", "(", "<", "<=", ",", "return", "+")))
 
     def walks_tiles(self, loop: ci.Cursor, floor_text: str) -> bool:
         """Whether the loop steps through tiles: its body indexes memory (``a[...]``) and names the
@@ -542,9 +582,34 @@ class CudaMutator:
                         if exact:
                             self.out.skip("floor-grid", "BC302", f"exact division: {exact}")
                             continue
+                        fixed = self.compile_time_multiple(body, *text.rsplit(" / ", 1))
+                        if fixed and ("floor-grid", s) not in self.seen:
+                            self.seen.add(("floor-grid", s))  # once per site, as emit counts it
+                            self.out.skip("floor-grid", "BC302", f"exact division: {fixed}")
+                        if fixed:
+                            continue
                         self.emit("floor-grid", "BC302", [(s, e, text)],
                                   f"`{self.slice(s, e)}` became `{text}` in a launch grid",
                                   [lines, (launch_line, launch_line)])
+
+    def compile_time_multiple(self, body: ci.Cursor, extent: str, tile: str) -> str | None:
+        """Why ``extent / tile`` is exact, or None: both are fixed at compile time (literals and
+        ``const`` / ``constexpr`` integers set from literals, ``constexpr int N = 4096 * 4096``)
+        and the tile divides the extent."""
+        values: dict[str, int] = {}
+        for d in body.walk_preorder():
+            if d.kind != K.VAR_DECL:
+                continue
+            texts = [t.text for t in self.toks(d)]
+            if not {"const", "constexpr"} & set(texts) or "=" not in texts or "*" in texts[:texts.index("=")]:
+                continue
+            v = _literal_value(texts[texts.index("=") + 1:], values)
+            if v is not None:
+                values[d.spelling] = v
+        e, t = (_literal_value(re.findall(r"\w+|\S", x), values) for x in (extent, tile))
+        if e is None or not t or e % t:
+            return None
+        return "compile-time sizes: the extent is a multiple of the tile"
 
     def vector_tail(self, kernel: Kernel) -> None:
         for stmt, cond, then, _ in self.ifs(kernel):
@@ -622,7 +687,9 @@ class CudaMutator:
                 continue
             for branch in (no, yes):
                 texts = [t.text for t in self.toks(branch) if t.text not in ("(", ")")]
-                if texts in NEG_INF:
+                if texts in NEG_INF and branch is no and self.padding_overwritten(kernel, c, cond):
+                    self.out.skip("padding-neginf-to-zero", "BC202", OVERWRITTEN)
+                elif texts in NEG_INF:
                     self.emit("padding-neginf-to-zero", "BC202",
                               [(branch.extent.start.offset, branch.extent.end.offset, "0.0f")],
                               "-INFINITY padding became 0.0f before a max", [self.lines(c)])
@@ -636,6 +703,61 @@ class CudaMutator:
             if [t.text for t in self.toks(rhs) if t.text not in ("(", ")")] in NEG_INF:
                 self.emit("padding-neginf-to-zero", "BC202", [(rhs.extent.start.offset, rhs.extent.end.offset, "0.0f")],
                           "-INFINITY padding in the else branch became 0.0f before a max", [self.lines(then)])
+
+    def padding_overwritten(self, kernel: Kernel, ternary: ci.Cursor, cond: ci.Cursor) -> bool:
+        """Whether ``v = i + a < n ? ... : -INF;`` is followed at once by ``v = i + b < n ? ... : w;``
+        with b >= a and a ``w`` that does not read v: wherever the padding is taken the next
+        statement takes its own else branch and overwrites v unread, so no reduction sees it."""
+        for block in kernel.body.walk_preorder():
+            if block.kind != K.COMPOUND_STMT:
+                continue
+            kids = list(block.get_children())
+            for first, second in zip(kids, kids[1:]):
+                name = self.assigned(first, ternary)
+                if name is None or second.kind != K.BINARY_OPERATOR or binary_op(second) != "=":
+                    continue
+                lhs, rhs = list(second.get_children())
+                if self.src.text_of(lhs) != name:
+                    return False
+                nxt = next((k for k in rhs.walk_preorder() if k.kind == K.CONDITIONAL_OPERATOR), None)
+                if nxt is None or not self.wraps(rhs, nxt):
+                    return False
+                cond2, _, no2 = list(nxt.get_children())
+                a, b = self.lane_limit(cond), self.lane_limit(cond2)
+                return (a is not None and b is not None and a[0] == b[0] and a[2] == b[2] and b[1] >= a[1]
+                        and name not in ident_texts(self.toks(no2)))
+        return False
+
+    def assigned(self, stmt: ci.Cursor, value: ci.Cursor) -> str | None:
+        """The variable ``stmt`` sets to exactly ``value`` (``v = value``, ``float v = value``)."""
+        if stmt.kind == K.BINARY_OPERATOR and binary_op(stmt) == "=":
+            lhs, rhs = list(stmt.get_children())
+            target, init = self.src.text_of(lhs), rhs
+        elif stmt.kind == K.DECL_STMT and len(decls := list(stmt.get_children())) == 1:
+            inits = [k for k in decls[0].get_children() if k.kind.is_expression()]
+            target, init = decls[0].spelling, inits[-1] if inits else None
+        else:
+            return None
+        return target if init is not None and IDENT.match(target or "") and self.wraps(init, value) else None
+
+    def wraps(self, outer: ci.Cursor, inner: ci.Cursor) -> bool:
+        """``outer`` is ``inner`` in nothing but parentheses."""
+        a, b = outer.extent.start.offset, outer.extent.end.offset
+        c, d = inner.extent.start.offset, inner.extent.end.offset
+        return a <= c and d <= b and not (self.slice(a, c) + self.slice(d, b)).strip("() \n\t")
+
+    def lane_limit(self, cond: ci.Cursor) -> tuple[str, int, str] | None:
+        """``i + k < n`` (parentheses aside) as (``i``, k, ``n``); ``i < n`` has k = 0."""
+        texts = [t.text for t in self.toks(cond) if t.text not in ("(", ")")]
+        if texts.count("<") != 1:
+            return None
+        left, right = texts[:texts.index("<")], texts[texts.index("<") + 1:]
+        k = 0
+        if len(left) >= 3 and left[-2] == "+" and left[-1].isdigit():
+            left, k = left[:-2], int(left[-1])
+        if not left or not right or any(t in ("+", "-", "?", ":", "&&", "||") for t in left):
+            return None
+        return " ".join(left), k, " ".join(right)
 
     def run(self) -> Mutations:
         for k in self.kernels:

@@ -112,6 +112,7 @@ class Converter:
     on_conditional = _Hook()
     on_helper_call = _Hook()
     on_helper_scope = _Hook()
+    on_opaque_call = _Hook()
 
     def __init__(self, src: Source, macros: set[str], helpers: dict[str, ci.Cursor]) -> None:
         self.src, self.macros, self.helpers = src, macros, helpers
@@ -119,6 +120,7 @@ class Converter:
         self.on_conditional: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_helper_call: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_helper_scope: Callable[[ci.Cursor, list[ci.Cursor], Scope, Scope], None] | None = None
+        self.on_opaque_call: Callable[[list[ci.Cursor], Scope], None] | None = None
         self._depth = 0
         # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is; kernels keep
         # such calls opaque (their tiling model was measured that way)
@@ -244,6 +246,8 @@ class Converter:
                     self._depth -= 1
             if self.on_helper_call is not None:
                 self.on_helper_call(c, scope)
+        elif self.on_opaque_call is not None:
+            self.on_opaque_call(arg_cursors, scope)
         return Call(_CALL_NAMES.get(name, name), tuple(args))
 
     def dependent_operator(self, c: ci.Cursor, args: list[ci.Cursor]) -> str | None:

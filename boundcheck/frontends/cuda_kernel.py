@@ -51,6 +51,7 @@ from boundcheck.model import (
     Dim,
     Divisibility,
     Exit,
+    FloorDiv,
     Kernel,
     Language,
     Loop,
@@ -172,6 +173,7 @@ class KernelBuilder:
         self.conv.on_conditional = self._on_conditional
         self.conv.on_helper_call = self._on_helper_call
         self.conv.on_helper_scope = self._on_helper_scope
+        self.conv.on_opaque_call = self._on_opaque_call
         self.helpers = helpers
         self.kernel = Kernel(fn.spelling, Language.CUDA, src.span(fn), contracts=list(file_contracts))
         self.recs: list[Rec] = []
@@ -190,6 +192,7 @@ class KernelBuilder:
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
         self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
+        self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -226,6 +229,8 @@ class KernelBuilder:
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
                 self._tail_start(c)
+            if c.kind == K.BINARY_OPERATOR and binary_op(c) == "&":
+                self._tail_mask(c)
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
                 kids = children(c)
                 if len(kids) == 2:
@@ -255,6 +260,17 @@ class KernelBuilder:
             if isinstance(div, Bin) and div.op == "/" and render(div.right) == render(tile):
                 self.kernel.tail_handled.add((render(div.left), render(tile)))
 
+    def _tail_mask(self, c: ci.Cursor) -> None:
+        """``n & ~(T - 1)`` rounds n down to a multiple of the power of two T: where the whole
+        packs end, as ``n / T * T`` does; the kernel finishes the tail past it."""
+        scope, kids = Scope(kinds=self.state.scope.kinds), children(c)
+        for value, mask in ((kids[0], kids[1]), (kids[1], kids[0])) if len(kids) == 2 else ():
+            mask = strip(mask)
+            inner = children(mask) if mask.kind == K.UNARY_OPERATOR and unary_op(mask) == "~" else []
+            tile = self.conv.quiet_expr(inner[0], scope) if inner else None
+            if isinstance(tile, Bin) and tile.op == "-" and tile.right == Num(1):
+                self.kernel.tail_handled.add((render(self.conv.quiet_expr(value, scope)), render(tile.left)))
+
     def _element_loops(self) -> None:
         """A floor-divided trip count skips a tail only in a loop over tiles, whose counter an
         index scales by the tile (``t * TILE + tx``); ``for (i = 0; i < C / NH; i++) x[i]`` walks
@@ -263,8 +279,9 @@ class KernelBuilder:
             if loop.trip is None or loop.var is None:
                 continue
             tile = set(tile_factors(loop.trip.tile)) | {loop.trip.tile}
-            inside = [r for r in self.recs if loop.span.line <= r.span.line <= loop.end_line]
-            if any(_scales(r.index, loop.var, tile) for r in inside):
+            inside = [r.index for r in self.recs if loop.span.line <= r.span.line <= loop.end_line]
+            inside += [i for line, i in self.handed if loop.span.line <= line <= loop.end_line]
+            if any(_scales(i, loop.var, tile) for i in inside):
                 continue
             plain = replace(loop, trip=None)
             self.kernel.loops[i] = plain
@@ -309,7 +326,7 @@ class KernelBuilder:
         if width <= 1:
             return g.bound
         indexed, limit = g.sides
-        if _divides_by(limit, width) or _strided_only(indexed, index):
+        if _divides_by(limit, width) or (_strided_only(indexed, index) and not _divmod_of(indexed, index)):
             return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
         return g.bound
 
@@ -617,6 +634,19 @@ class KernelBuilder:
                 if ref is not None:
                     inner.ptrs[p.spelling] = ref
 
+    def _on_opaque_call(self, args: list[ci.Cursor], scope: Scope) -> None:
+        """A pointer handed to a call the walker cannot see into (``load128(x + i * 8)``, a
+        template's vector load): the call reads or writes there, so a loop indexes memory by
+        what that pointer's offset scales."""
+        st = self.state_for(scope)
+        hooks = self.conv.on_subscript, self.conv.on_conditional, self.conv.on_helper_call
+        self.conv.on_subscript = self.conv.on_conditional = self.conv.on_helper_call = None
+        try:
+            refs = [(a, self.resolve(a, st)) for a in args]
+        finally:
+            self.conv.on_subscript, self.conv.on_conditional, self.conv.on_helper_call = hooks
+        self.handed += [(self.src.span(a).line, ref.offset) for a, ref in refs if ref is not None]
+
     def _inline(self, c: ci.Cursor, args: list[ci.Cursor], st: State, quiet: bool) -> bool:
         """Walk a helper's body with its parameters bound to the call's arguments (``quiet``: the
         arguments' own reads are already recorded)."""
@@ -853,7 +883,7 @@ class KernelBuilder:
                                                       isinstance(start, Num) and start.value > 0):
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == Sym(var, Kind.LOOP) and a.op == "<":
-                    trip = floor_division(a.right, header, ("/",))
+                    trip = floor_division(a.right, header, ("/",)) or _prefix_count(a.right, header)
                     walks = None if trip else tile_walk(a.right, None, ("/",))
                 elif a.op == "<" and start == Num(0) and step_of_var != Num(1) \
                         and a.left == _times(Sym(var, Kind.LOOP), step_of_var):
@@ -1315,6 +1345,20 @@ def _product(coeff: float, factors: list[str]) -> list[str]:
     return ([str(int(num))] if num != 1 else []) + sorted(rest)
 
 
+def _prefix_count(e: Expr, span: Span) -> FloorDiv | None:
+    """``(row + 1) / TILE`` tiles for the causal prefix 0..row of a program's or loop's own row:
+    row + 1 elements, floored, so the tiles stop short of the row itself. A tile of 2 or less
+    would make the ``+ 1`` a ceiling of ``row / 2``, so only larger or symbolic tiles count."""
+    if not (isinstance(e, Bin) and e.op == "/") or lanes(e) or kinds(e.right) - {Kind.CONST}:
+        return None
+    terms = expand(e.left)
+    index = [t for t in terms if t.factors]
+    if constant(terms) != 1 or not index or kinds(e.left) - {Kind.PROGRAM, Kind.LOOP} \
+            or (isinstance(e.right, Num) and e.right.value <= 2):
+        return None
+    return FloorDiv(extent=render(e.left), tile=render(e.right), span=span, text=render(e))
+
+
 def _walk_down_top(start: Expr, step: Expr) -> Expr | None:
     """``for (i = top + threadIdx.x - blockDim.x; i >= 0; i -= blockDim.x)`` walks a block's lanes
     down from just below ``top``: the index stays under it by construction, as under a guard."""
@@ -1391,6 +1435,15 @@ def _strided_only(bounded: Expr, index: Expr) -> bool:
                 if not any(kinds(f) & {Kind.EXTENT, Kind.OTHER} and not lanes(f) for f in rest):
                     return False
     return True
+
+
+def _divmod_of(bounded: Expr, index: Expr) -> bool:
+    """The bounded expression is the row or column of the access's own first element
+    (``i * 4 / col``, ``i * 4 % col``, a float4 at ``i * 4``): its lanes run on along that
+    column, so the guard checks the first lane only, as one on the index itself does."""
+    own = terms_text(expand(index))
+    return any(isinstance(f, Bin) and f.op in ("/", "%") and terms_text(expand(f.left)) == own
+               for t in variable(expand(bounded)) for f in t.factors)
 
 
 def _scales(index: Expr, var: str, tile: set[str]) -> bool:

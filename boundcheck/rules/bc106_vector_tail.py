@@ -26,7 +26,9 @@ class VectorTail(Rule):
                 reach = max(b.lane_offset - b.limit_slack - (1 if b.op == "<=" else 0) for b in bounds)
                 if reach >= w - 1:
                     continue
-                b = bounds[0]
+                # a row / column split of the index (`i * 4 / col`, `i * 4 % col`): the lanes run
+                # along the column
+                b = next((b for b in bounds if " % " in b.index), bounds[0])
                 yield self.finding(
                     module, access.span,
                     f"{w}-wide access to `{access.buffer}` is guarded by `{b.index} {b.op} {b.limit}`,"
