@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import clang.cindex as ci
 
@@ -348,53 +349,63 @@ class CudaMutator:
         return names
 
     def carries(self, kernel: Kernel, access: ci.Cursor, names: set[str]) -> bool:
-        """Whether the access's base or subscript moves with one of ``names``, through local definitions.
-        A loaded value (`a[data[i]]`) is data, and a term wrapped by `%` stays below its modulus
-        whatever the index: neither carries the guarded index past its extent."""
-        seen: set[str] = set()
+        """Whether the access's base or subscript moves with the guarded index: it is built from a
+        name the guard compares, or both are built from one tiled index (a block part and a thread
+        part), as `y[i]` is where the guard compares `col = i * 4 / n`. A loaded value (`a[data[i]]`)
+        is data, and a term wrapped by `%` stays below its modulus whatever the index: neither
+        carries the guarded index past its extent."""
         depth, base, index = 0, [], []
-        todo: set[str] = set()
+        start: set[str] = set()
         for t in self.toks(access):  # the base (a local pointer may be offset) and each `[...]`
             depth -= t.text == "]"
             if depth:
                 index.append(t)
             elif index:
-                todo |= self.index_terms(index)
+                start |= self.index_terms(index)
                 index = []
             elif t.text not in ("[", "]"):
                 base.append(t)
             depth += t.text == "["
-        todo |= self.index_terms(base)
+        mine = self.reach(kernel, start | self.index_terms(base), True)
+        shared = mine & self.reach(kernel, names, False)
+        return bool(mine & names) or any({"blockIdx", "threadIdx"} <= self.reach(kernel, {n}, False)
+                                         for n in shared)
+
+    def reach(self, kernel: Kernel, names: set[str], wrap: bool) -> set[str]:
+        """``names`` and every name their local definitions are built from (``wrap``: not through
+        `%`-wrapped terms)."""
+        seen: set[str] = set()
+        todo = set(names)
         while todo:
             name = todo.pop()
-            if name in names:
-                return True
             if name in seen:
                 continue
             seen.add(name)
             for lhs, rhs in kernel.defs:
                 if lhs == name:
-                    todo |= self.index_terms(rhs)
-        return False
+                    todo |= self.index_terms(rhs, wrap)
+        return seen
 
     @staticmethod
-    def index_terms(tokens: list[Token]) -> set[str]:
-        """Names of an index expression outside brackets and outside `%`-wrapped terms (the terms
-        split at `+` / `-` outside parentheses)."""
+    def index_terms(tokens: list[Token], wrap: bool = True) -> set[str]:
+        """Names of an index expression outside brackets and (``wrap``) outside `%`-wrapped terms
+        (the terms split at `+` / `-` outside parentheses)."""
         names: set[str] = set()
         term: list[str] = []
         parens = brackets = 0
+        prev = ""
         for t in [*tokens, Token(0, 0, "+", 0, 0)]:
             parens += (t.text == "(") - (t.text == ")")
             brackets += (t.text == "[") - (t.text == "]")
             if brackets or t.text == "]":
                 continue
             if parens == 0 and t.text in ("+", "-", ";", ","):
-                if "%" not in term:
+                if not wrap or "%" not in term:
                     names |= {x for x in term if IDENT.match(x) and x not in KEYWORDS}
                 term = []
-            elif parens == 0 or t.text != "%":
+            elif prev not in (".", "->") and (parens == 0 or t.text != "%"):  # not `threadIdx.x`'s `x`
                 term.append(t.text)
+            prev = t.text
         return names
 
     def drop_guard(self, kernel: Kernel) -> None:
@@ -435,8 +446,9 @@ class CudaMutator:
         memory = kernel.pointers | kernel.shared
         tokens = self.between(*region)
         uses = [t for t in tokens if t.text in memory]
-        moved = ident_texts(self.toks(cmp)) & {a.text for a, b in zip(tokens, tokens[1:])
-                                               if b.text in ASSIGN | {"++", "--"}}
+        written = {a.text for a, b in pairwise(tokens) if b.text in ASSIGN | {"++", "--"}} | \
+            {b.text for a, b in pairwise(tokens) if a.text in ("++", "--")}
+        moved = ident_texts(self.toks(cmp)) & written
         return bool(loops) and not moved and all(t.offset in inside for t in uses)
 
     def walks_from(self, loop: ci.Cursor, index: str, limit: str) -> bool:
