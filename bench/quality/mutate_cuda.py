@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import clang.cindex as ci
 
@@ -29,6 +30,8 @@ OVERWRITTEN = ("padding never read: the next statement overwrites the padded val
                " is taken, without reading it")
 NEG_INF = [["-", "INFINITY"], ["-", "CUDART_INF_F"], ["-", "CUDART_INF"], ["-", "FLT_MAX"],
            ["-", "HUGE_VALF"], ["-", "INFINITY", "f"]]
+LOOP_IMPLIES = ("the guarded accesses lie in loops that start at the guarded index and stop at the "
+                "guard's limit: they do not run where the guard would have stopped the thread")
 ZERO = re.compile(r"^0(\.0*)?[fF]?$|^0?\.0+[fF]?$")
 VECTOR = re.compile(r"^(float[24]|int[24]|uint[24]|half2|__half2|double2|longlong2|uint4|int4|"
                     r"__nv_bfloat162|nv_bfloat162|reinterpret_cast|Packed\w*|Vec\w*)$")
@@ -50,6 +53,7 @@ class Kernel:
     params: set[str] = field(default_factory=set)
     extents: set[str] = field(default_factory=set)  # parameters and locals computed from them only
     locals: set[str] = field(default_factory=set)
+    defs: list[tuple[str, list[Token]]] = field(default_factory=list)  # (name, right-hand side tokens)
 
     @property
     def index(self) -> set[str]:
@@ -180,6 +184,7 @@ class CudaMutator:
                     if comp:
                         k.local_axis.setdefault(name, comp)
         k.local_index -= set(k.global_index)
+        k.defs = defs
         k.extents = set(k.params) - k.pointers
         for _ in range(2):
             for name, rhs in defs:
@@ -347,27 +352,144 @@ class CudaMutator:
                           f"guard on `{tok.text}` now compares `threadIdx.{comp}`", [self.lines(cmp)])
                 break
 
-    def guard_accesses(self, kernel: Kernel, region: ci.Cursor | None, after: int | None) -> tuple[str, list]:
+    def guard_accesses(self, kernel: Kernel, region: ci.Cursor | None, after: int | None,
+                       cond: ci.Cursor | None = None) -> tuple[str, list]:
+        """The rule and lines a dropped guard exposes: its stores, else its reads, among the accesses
+        whose index carries the index the guard compares (all of them where none does)."""
         subs = [s for s in self.subscripts(kernel, region, after) if s[1] in kernel.pointers]
+        if cond is not None:
+            names = self.guarded_names(kernel, cond)
+            subs = [s for s in subs if self.carries(kernel, s[0], names)] or subs
         stores = [s for s in subs if s[2]]
         chosen = stores or subs
         return ("BC102" if stores else "BC101"), [self.lines(c) for c, _, _ in chosen]
+
+    def guarded_names(self, kernel: Kernel, cond: ci.Cursor) -> set[str]:
+        """The index names on the index side of the guard's bound comparisons."""
+        names: set[str] = set()
+        for cmp, _, left in self.comparisons(kernel, cond):
+            side = list(cmp.get_children())[0 if left else 1]
+            names |= ident_texts(self.toks(side)) & kernel.index
+        return names
+
+    def carries(self, kernel: Kernel, access: ci.Cursor, names: set[str]) -> bool:
+        """Whether the access's base or subscript moves with the guarded index: it is built from a
+        name the guard compares, or both are built from one tiled index (a block part and a thread
+        part), as `y[i]` is where the guard compares `col = i * 4 / n`. A loaded value (`a[data[i]]`)
+        is data, and a term wrapped by `%` stays below its modulus whatever the index: neither
+        carries the guarded index past its extent."""
+        depth, base, index = 0, [], []
+        start: set[str] = set()
+        for t in self.toks(access):  # the base (a local pointer may be offset) and each `[...]`
+            depth -= t.text == "]"
+            if depth:
+                index.append(t)
+            elif index:
+                start |= self.index_terms(index)
+                index = []
+            elif t.text not in ("[", "]"):
+                base.append(t)
+            depth += t.text == "["
+        mine = self.reach(kernel, start | self.index_terms(base), True)
+        shared = mine & self.reach(kernel, names, False)
+        return bool(mine & names) or any({"blockIdx", "threadIdx"} <= self.reach(kernel, {n}, False)
+                                         for n in shared)
+
+    def reach(self, kernel: Kernel, names: set[str], wrap: bool) -> set[str]:
+        """``names`` and every name their local definitions are built from (``wrap``: not through
+        `%`-wrapped terms)."""
+        seen: set[str] = set()
+        todo = set(names)
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for lhs, rhs in kernel.defs:
+                if lhs == name:
+                    todo |= self.index_terms(rhs, wrap)
+        return seen
+
+    @staticmethod
+    def index_terms(tokens: list[Token], wrap: bool = True) -> set[str]:
+        """Names of an index expression outside brackets and (``wrap``) outside `%`-wrapped terms
+        (the terms split at `+` / `-` outside parentheses)."""
+        names: set[str] = set()
+        term: list[str] = []
+        parens = brackets = 0
+        prev = ""
+        for t in [*tokens, Token(0, 0, "+", 0, 0)]:
+            parens += (t.text == "(") - (t.text == ")")
+            brackets += (t.text == "[") - (t.text == "]")
+            if brackets or t.text == "]":
+                continue
+            if parens == 0 and t.text in ("+", "-", ";", ","):
+                if not wrap or "%" not in term:
+                    names |= {x for x in term if IDENT.match(x) and x not in KEYWORDS}
+                term = []
+            elif prev not in (".", "->") and (parens == 0 or t.text != "%"):  # not `threadIdx.x`'s `x`
+                term.append(t.text)
+            prev = t.text
+        return names
 
     def drop_guard(self, kernel: Kernel) -> None:
         for stmt, cond, then, other in self.ifs(kernel):
             if other is not None or not any(True for _ in self.comparisons(kernel, cond)):
                 continue
             if self.is_exit(then):
-                rule, targets = self.guard_accesses(kernel, None, stmt.extent.end.offset)
+                rule, targets = self.guard_accesses(kernel, None, stmt.extent.end.offset, cond)
                 edit = (stmt.extent.start.offset, then.extent.end.offset, "")
                 what = "dropped the early exit"
             else:
-                rule, targets = self.guard_accesses(kernel, then, None)
+                rule, targets = self.guard_accesses(kernel, then, None, cond)
                 edit = (stmt.extent.start.offset, then.extent.start.offset, "")
                 what = "dropped the if-guard"
             if not targets:
                 continue
+            region = (then.extent.start.offset, then.extent.end.offset) if not self.is_exit(then) else \
+                (stmt.extent.end.offset, kernel.body.extent.end.offset)
+            if self.loops_imply(kernel, cond, self.is_exit(then), region):
+                self.out.skip("drop-guard", rule, LOOP_IMPLIES)
+                continue
             self.emit("drop-guard", rule, [edit], f"{what} `{self.src.text_of(cond)}`", targets)
+
+    def loops_imply(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, region: tuple[int, int]) -> bool:
+        """Whether every use of memory in the guarded region lies in a loop ``for (t = i; t < n; t++)``
+        that starts at the guard's index ``i`` and stops at its limit ``n``: that loop does not run
+        where the guard would have stopped the thread, so dropping the guard changes nothing."""
+        cmps = list(self.comparisons(kernel, cond))
+        if len(cmps) != 1 or self.join_text(self.toks(cmps[0][0])) != self.join_text(self.toks(cond)).strip("()"):
+            return False
+        cmp, op, left = cmps[0]
+        if (op.text, left) not in ({("<", True), (">", False)} if not exit_ else {(">=", True), ("<=", False)}):
+            return False
+        index, limit = (self.join_text(self.toks(p)) for p in list(cmp.get_children())[::1 if left else -1])
+        loops = [self.toks(c) for c in kernel.body.walk_preorder() if c.kind == K.FOR_STMT
+                 and region[0] <= c.extent.start.offset < region[1] and self.walks_from(c, index, limit)]
+        inside = {t.offset for loop in loops for t in loop}
+        memory = kernel.pointers | kernel.shared
+        tokens = self.between(*region)
+        uses = [t for t in tokens if t.text in memory]
+        written = {a.text for a, b in pairwise(tokens) if b.text in ASSIGN | {"++", "--"}} | \
+            {b.text for a, b in pairwise(tokens) if a.text in ("++", "--")}
+        moved = ident_texts(self.toks(cmp)) & written
+        return bool(loops) and not moved and all(t.offset in inside for t in uses)
+
+    def walks_from(self, loop: ci.Cursor, index: str, limit: str) -> bool:
+        """``for (int t = index; t < limit; t++)`` (or ``++t``, ``t += step``)."""
+        a, b = self.for_header(loop)
+        head = [t.text for t in self.toks(loop) if t.offset < b]
+        if not a or "=" not in head:
+            return False
+        var = head[head.index("=") - 1]
+        init = self.join_text([t for t in self.toks(loop) if t.offset < a - 1][head.index("=") + 1:])
+        step = [t.text for t in self.toks(loop) if b < t.offset][:3]
+        increasing = step[:2] in ([var, "++"], ["++", var], [var, "+="])
+        return init == index and self.join_text(self.between(a, b)) == f"{var}<{limit}" and increasing
+
+    @staticmethod
+    def join_text(tokens: list[Token]) -> str:
+        return "".join(t.text for t in tokens)
 
     def shared_store(self, kernel: Kernel, stmt: ci.Cursor) -> ci.Cursor | None:
         """The assignment ``tile[...] = ...`` that ``stmt`` is (or holds alone), if to shared memory."""
