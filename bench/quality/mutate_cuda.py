@@ -35,6 +35,8 @@ NEVER_BINDS = ("not a bug: the guard never binds (the code states the extent is 
                " each block steps by), so comparing threadIdx instead drops lanes but lets none past it")
 
 
+FLOATING = {ci.TypeKind.FLOAT, ci.TypeKind.DOUBLE, ci.TypeKind.HALF, ci.TypeKind.LONGDOUBLE}
+REMAINDER = "not a bug: the guarded index is a remainder modulo the extent it is compared with, so the guard never binds"
 SAME_INDEX = "the change would leave the program as it was: the guarded name is threadIdx itself"
 LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
                 " iteration once i reaches n, so the loops bound what the guard bounds")
@@ -336,21 +338,32 @@ class CudaMutator:
                     continue
                 tok = tokens[0]
                 comp = kernel.global_index[tok.text]
-                if self.is_thread_index(kernel, tok.text, comp):
-                    self.out.skip("thread-index-guard", "BC105", SAME_INDEX)
-                    break
-                admits = (op.text in ("<", "<=")) == left  # the guard lets lanes below the extent in
-                redundant = self.never_binds(kernel, tok.text, list(cmp.get_children())[1 if left else 0])
-                if other is None and admits != self.is_exit(then) and redundant:
-                    self.out.skip("thread-index-guard", "BC105", NEVER_BINDS)
-                    break
-                limit = self.src.text_of(list(cmp.get_children())[1 if left else 0]).strip()
-                if other is None and admits != self.is_exit(then) and self.loops_imply(kernel, tok.text, limit, then):
-                    self.out.skip("thread-index-guard", "BC105", LOOP_IMPLIES)
-                    break
+                why = self.no_thread_bug(kernel, cmp, op.text, left, then if other is None else None)
+                if why:
+                    self.out.skip("thread-index-guard", "BC105", why)
+                    continue  # another comparison of the condition may still be the guard
                 self.emit("thread-index-guard", "BC105", [(tok.offset, tok.end, f"threadIdx.{comp}")],
                           f"guard on `{tok.text}` now compares `threadIdx.{comp}`", [self.lines(cmp)])
                 break
+
+    def no_thread_bug(self, kernel: Kernel, cmp: ci.Cursor, op: str, left: bool, then: ci.Cursor | None) -> str | None:
+        """Why comparing ``threadIdx`` in ``cmp`` instead of its global index is no bug, or None.
+        ``then`` is the guarded statement of an if without else (None otherwise): only there does a
+        guard that never binds protect nothing (an else would run for the dropped lanes)."""
+        side, limit = list(cmp.get_children())[::1 if left else -1]
+        name = self.toks(side)[0].text
+        if side.type.get_canonical().kind in FLOATING:
+            return "not a bound: the compared value is floating-point data"
+        if self.is_thread_index(kernel, name, kernel.global_index[name]):
+            return SAME_INDEX
+        if then is None or ((op in ("<", "<=")) == left) == self.is_exit(then):
+            return None  # not a guard that lets the lanes below the extent through
+        extent = self.src.text_of(limit).strip()
+        if self.never_binds(kernel, name, limit):
+            return NEVER_BINDS
+        if self.remainder_of(kernel, name, extent):
+            return REMAINDER
+        return LOOP_IMPLIES if self.loops_imply(kernel, name, extent, then) else None
 
     def never_binds(self, kernel: Kernel, name: str, limit: ci.Cursor) -> str | None:
         """Why every lane's ``name`` is below ``limit``, or None: ``name`` is set once, to a block's
@@ -390,21 +403,23 @@ class CudaMutator:
         conjuncts = " ".join(cond).split("&&")
         return "||" not in cond and any(c.split() == [init[0], "<", extent] for c in conjuncts)
 
+    def remainder_of(self, kernel: Kernel, name: str, extent: str) -> bool:
+        """``name``'s only definition is ``x % extent``: always below the extent it is compared with."""
+        rhs = self.sole_value(kernel, name)
+        if rhs is None or rhs.kind != K.BINARY_OPERATOR or binary_op(rhs) != "%":
+            return False
+        return re.sub(r"[\s()]", "", self.src.text_of(list(rhs.get_children())[1])) == re.sub(r"[\s()]", "", extent)
+
     def is_thread_index(self, kernel: Kernel, name: str, comp: str) -> bool:
         """``name`` is only ever ``threadIdx.<comp>`` itself (``int tid = threadIdx.x;``)."""
-        decls = [d for d in kernel.body.walk_preorder() if d.kind == K.VAR_DECL and d.spelling == name]
-        if len(decls) != 1 or name in self.assigned(kernel) or not list(decls[0].get_children()):
-            return False
-        texts = [t.text for t in self.toks(unwrap(list(decls[0].get_children())[-1])) if t.text not in ("(", ")")]
-        return texts == ["threadIdx", ".", comp]
+        value = self.sole_value(kernel, name)
+        return value is not None and [t.text for t in self.toks(value) if t.text not in ("(", ")")] == \
+            ["threadIdx", ".", comp]
 
     def block_tile(self, kernel: Kernel, name: str) -> str | None:
         """``T`` where ``name``'s only definition is ``A * T + l`` (either order): ``A`` from the
         block's id alone, ``l`` from the thread's alone, ``T`` naming neither."""
-        decls = [d for d in kernel.body.walk_preorder() if d.kind == K.VAR_DECL and d.spelling == name]
-        if len(decls) != 1 or name in self.assigned(kernel):
-            return None
-        rhs = unwrap(list(decls[0].get_children())[-1]) if list(decls[0].get_children()) else None
+        rhs = self.sole_value(kernel, name)
         if rhs is None or rhs.kind != K.BINARY_OPERATOR or binary_op(rhs) != "+":
             return None
         block, lane = {"blockIdx"} | set(kernel.global_index), {"threadIdx"} | kernel.local_index
@@ -419,6 +434,12 @@ class CudaMutator:
                 if a_ids & block and not a_ids & lane and not t_ids & (block | lane):
                     return self.src.text_of(t).strip()
         return None
+
+    def sole_value(self, kernel: Kernel, name: str) -> ci.Cursor | None:
+        """The initialiser of ``name`` where it is declared once and never assigned again."""
+        decls = [d for d in kernel.body.walk_preorder() if d.kind == K.VAR_DECL and d.spelling == name]
+        kids = list(decls[0].get_children()) if len(decls) == 1 else []
+        return unwrap(kids[-1]) if kids and name not in self.assigned(kernel) else None
 
     def assigned(self, kernel: Kernel) -> set[str]:
         """Names that an assignment or increment in the kernel changes after their declaration."""

@@ -1,14 +1,15 @@
 """The thread-index-guard operator's counted skips, each beside a near variant that is still
 mutated: a guard that never binds (the code states the extent is a multiple of the tile each block
 steps by, and the grid divides the extent by it); a guard whose every protected use sits in loops
-``for (v = i; v < n; ...)`` that already bound it; a guarded name that is ``threadIdx`` itself."""
+``for (v = i; v < n; ...)`` that already bound it; an index that is a remainder by the extent it is
+compared with; a guarded name that is ``threadIdx`` itself; floating-point data, which is no index."""
 
 from __future__ import annotations
 
 import textwrap
 
 from bench.quality import mutate_cuda
-from bench.quality.mutate_cuda import LOOP_IMPLIES, NEVER_BINDS, SAME_INDEX
+from bench.quality.mutate_cuda import LOOP_IMPLIES, NEVER_BINDS, REMAINDER, SAME_INDEX
 from bench.quality.mutant import Mutations
 
 KERNEL = textwrap.dedent('''\
@@ -110,3 +111,44 @@ def test_guard_on_a_name_that_is_threadidx_itself_is_skipped() -> None:
     assert (guard_mutants(m), m.skipped[("thread-index-guard", "BC105", SAME_INDEX)]) == ([], 1)
     m = mutate_cuda.mutate("/tmp/same.cu", SAME.replace("int tid = threadIdx.x;", "int tid = blockIdx.x * 32 + threadIdx.x;"))
     assert guard_mutants(m) == [3]
+
+
+SCORES = textwrap.dedent('''\
+    __global__ void mark(int* keep, const float* score, float threshold, int n) {
+        int idx = blockIdx.x * blockDim.x + threadIdx.x;
+        if (idx >= n) return;
+        float s = score[idx] * 2.0f;
+        if (s > threshold) {
+            keep[idx] = 0;
+        }
+    }
+    ''')
+
+
+def test_comparison_of_floating_point_data_is_no_guard_to_mutate() -> None:
+    m = mutate_cuda.mutate("/tmp/float.cu", SCORES)
+    reason = ("thread-index-guard", "BC105", "not a bound: the compared value is floating-point data")
+    assert (guard_mutants(m), m.skipped[reason]) == ([3], 1)
+
+
+TRANSPOSE = textwrap.dedent('''\
+    __global__ void transpose(const float* x, float* y, int rows, int cols) {
+        int g = blockIdx.x * blockDim.x + threadIdx.x;
+        int r = g % rows;
+        int c = g / rows;
+        if (r < rows && c < cols) {
+            y[r * cols + c] = x[c * rows + r];
+        }
+    }
+    ''')
+
+
+def test_remainder_by_the_extent_is_no_guard_and_the_next_conjunct_is_mutated() -> None:
+    m = mutate_cuda.mutate("/tmp/tr.cu", TRANSPOSE)
+    assert m.skipped[("thread-index-guard", "BC105", REMAINDER)] == 1
+    assert [x.description for x in m.mutants if x.operator == "thread-index-guard"] == \
+        ["guard on `c` now compares `threadIdx.x`"]
+    # a remainder by another size can pass the extent: still mutated
+    m = mutate_cuda.mutate("/tmp/tr.cu", TRANSPOSE.replace("int r = g % rows;", "int r = g % (2 * rows);"))
+    assert [x.description for x in m.mutants if x.operator == "thread-index-guard"] == \
+        ["guard on `r` now compares `threadIdx.x`"]
