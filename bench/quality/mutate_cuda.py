@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import pairwise, permutations
 
 import clang.cindex as ci
 
-from bench.quality.divisible import stated_multiple
+from bench.quality.divisible import stated_multiple, stated_multiple_of_max
 from bench.quality.mutant import Mutant, Mutations
 from boundcheck.frontends.cuda_parse import Parsed, Token, binary_op, parse
 
@@ -35,6 +35,24 @@ LOOP_IMPLIES = ("the guarded accesses lie in loops that start at the guarded ind
 ZERO = re.compile(r"^0(\.0*)?[fF]?$|^0?\.0+[fF]?$")
 VECTOR = re.compile(r"^(float[24]|int[24]|uint[24]|half2|__half2|double2|longlong2|uint4|int4|"
                     r"__nv_bfloat162|nv_bfloat162|reinterpret_cast|Packed\w*|Vec\w*)$")
+
+
+NEVER_BINDS = ("not a bug: the guard never binds (the code states the extent is a multiple of the tile"
+               " each block steps by), so comparing threadIdx instead drops lanes but lets none past it")
+
+
+FLOATING = {ci.TypeKind.FLOAT, ci.TypeKind.DOUBLE, ci.TypeKind.HALF, ci.TypeKind.LONGDOUBLE}
+REMAINDER = "not a bug: the guarded index is a remainder modulo the extent it is compared with, so the guard never binds"
+SAME_INDEX = "the change would leave the program as it was: the guarded name is threadIdx itself"
+LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
+                " iteration once i reaches n, so the loops bound what the guard bounds")
+
+
+def unwrap(c: ci.Cursor) -> ci.Cursor:
+    """``c`` without the parentheses and implicit conversions around it."""
+    while c.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(kids := list(c.get_children())) == 1:
+        c = kids[0]
+    return c
 
 
 def ident_texts(tokens: list[Token]) -> set[str]:
@@ -338,19 +356,145 @@ class CudaMutator:
                     break
 
     def thread_guard(self, kernel: Kernel) -> None:
-        for _, cond, then, _ in self.ifs(kernel):
+        for _, cond, then, other in self.ifs(kernel):
             if not self.guards_global(kernel, cond, self.is_exit(then), then):
                 continue
-            for cmp, _, left in self.comparisons(kernel, cond):
+            for cmp, op, left in self.comparisons(kernel, cond):
                 side = list(cmp.get_children())[0 if left else 1]
                 tokens = self.toks(side)
                 if len(tokens) != 1 or tokens[0].text not in kernel.global_index:
                     continue
                 tok = tokens[0]
                 comp = kernel.global_index[tok.text]
+                why = self.no_thread_bug(kernel, cmp, op.text, left, then if other is None else None)
+                if why:
+                    self.out.skip("thread-index-guard", "BC105", why)
+                    continue  # another comparison of the condition may still be the guard
                 self.emit("thread-index-guard", "BC105", [(tok.offset, tok.end, f"threadIdx.{comp}")],
                           f"guard on `{tok.text}` now compares `threadIdx.{comp}`", [self.lines(cmp)])
                 break
+
+    def no_thread_bug(self, kernel: Kernel, cmp: ci.Cursor, op: str, left: bool, then: ci.Cursor | None) -> str | None:
+        """Why comparing ``threadIdx`` in ``cmp`` instead of its global index is no bug, or None.
+        ``then`` is the guarded statement of an if without else (None otherwise): only there does a
+        guard that never binds protect nothing (an else would run for the dropped lanes)."""
+        side, limit = list(cmp.get_children())[::1 if left else -1]
+        name = self.toks(side)[0].text
+        if side.type.get_canonical().kind in FLOATING:
+            return "not a bound: the compared value is floating-point data"
+        if self.is_thread_index(kernel, name, kernel.global_index[name]):
+            return SAME_INDEX
+        if then is None or ((op in ("<", "<=")) == left) == self.is_exit(then):
+            return None  # not a guard that lets the lanes below the extent through
+        extent = self.src.text_of(limit).strip()
+        if self.never_binds(kernel, name, limit):
+            return NEVER_BINDS
+        if self.remainder_of(kernel, name, extent):
+            return REMAINDER
+        return LOOP_IMPLIES if self.loops_imply(kernel, name, extent, then) else None
+
+    def never_binds(self, kernel: Kernel, name: str, limit: ci.Cursor) -> str | None:
+        """Why every lane's ``name`` is below ``limit``, or None: ``name`` is set once, to a block's
+        offset times a tile plus a block-local part (``blockIdx.x * T + l``, ``l`` in ``[0, T)``),
+        the code states that the extent is a multiple of ``T``, and the host's grid divides the
+        extent by ``T``; so the last block ends exactly at the extent."""
+        extent = self.src.text_of(limit).strip()
+        tile = self.block_tile(kernel, name)
+        if tile is None or not IDENT.match(extent) or not self.grid_by(extent, tile):
+            return None
+        return stated_multiple(self.text, extent, tile) or stated_multiple_of_max(self.text, extent, tile)
+
+    def loops_imply(self, kernel: Kernel, name: str, extent: str, then: ci.Cursor) -> bool:
+        """Whether every use of a global pointer the guard protects (in ``then``, or after a
+        ``return``) sits in a loop ``for (v = name; v < extent && ...; ...)``: a loop that runs no
+        iteration once ``name`` reaches ``extent``, so it bounds all that the guard bounds."""
+        exit_ = self.is_exit(then)
+        if exit_ and "return" not in {t.text for t in self.toks(then)} or {name, extent} & self.assigned(kernel):
+            return False
+        lo, hi = (then.extent.end.offset, kernel.body.extent.end.offset) if exit_ else \
+            (then.extent.start.offset, then.extent.end.offset)
+        uses = [t for t in self.between(lo, hi) if t.text in kernel.pointers]
+        loops = [(c.extent.start.offset, c.extent.end.offset) for c in kernel.body.walk_preorder()
+                 if c.kind == K.FOR_STMT and lo <= c.extent.start.offset and self.starts_at(c, name, extent)]
+        return bool(uses) and all(any(a <= t.offset < b for a, b in loops) for t in uses)
+
+    def starts_at(self, loop: ci.Cursor, name: str, extent: str) -> bool:
+        """``for (int v = name; v < extent [&& ...]; ...)``."""
+        texts = [t.text for t in self.between(loop.extent.start.offset, self.for_header(loop)[1])]
+        if "(" not in texts or not self.for_header(loop)[1]:
+            return False
+        init = texts[texts.index("(") + 1:texts.index(";")]
+        init = init[1:] if init and init[0] in ("int", "long", "unsigned", "size_t", "auto") else init
+        if len(init) != 3 or init[1:] != ["=", name]:
+            return False
+        cond = texts[texts.index(";") + 1:]
+        conjuncts = " ".join(cond).split("&&")
+        return "||" not in cond and any(c.split() == [init[0], "<", extent] for c in conjuncts)
+
+    def remainder_of(self, kernel: Kernel, name: str, extent: str) -> bool:
+        """``name``'s only definition is ``x % extent``: always below the extent it is compared with."""
+        rhs = self.sole_value(kernel, name)
+        if rhs is None or rhs.kind != K.BINARY_OPERATOR or binary_op(rhs) != "%":
+            return False
+        return re.sub(r"[\s()]", "", self.src.text_of(list(rhs.get_children())[1])) == re.sub(r"[\s()]", "", extent)
+
+    def is_thread_index(self, kernel: Kernel, name: str, comp: str) -> bool:
+        """``name`` is only ever ``threadIdx.<comp>`` itself (``int tid = threadIdx.x;``)."""
+        value = self.sole_value(kernel, name)
+        return value is not None and [t.text for t in self.toks(value) if t.text not in ("(", ")")] == \
+            ["threadIdx", ".", comp]
+
+    def block_tile(self, kernel: Kernel, name: str) -> str | None:
+        """``T`` where ``name``'s only definition is ``A * T + l`` (either order): ``A`` from the
+        block's id alone, ``l`` from the thread's alone, ``T`` naming neither."""
+        rhs = self.sole_value(kernel, name)
+        if rhs is None or rhs.kind != K.BINARY_OPERATOR or binary_op(rhs) != "+":
+            return None
+        block, lane = {"blockIdx"} | set(kernel.global_index), {"threadIdx"} | kernel.local_index
+        for prod, part in permutations([unwrap(k) for k in rhs.get_children()]):
+            if prod.kind != K.BINARY_OPERATOR or binary_op(prod) != "*":
+                continue
+            ids = ident_texts(self.toks(part))
+            if not ids & lane or ids & block:
+                continue
+            for a, t in permutations(list(prod.get_children())):
+                a_ids, t_ids = ident_texts(self.toks(a)), ident_texts(self.toks(t))
+                if a_ids & block and not a_ids & lane and not t_ids & (block | lane):
+                    return self.src.text_of(t).strip()
+        return None
+
+    def sole_value(self, kernel: Kernel, name: str) -> ci.Cursor | None:
+        """The initialiser of ``name`` where it is declared once and never assigned again."""
+        decls = [d for d in kernel.body.walk_preorder() if d.kind == K.VAR_DECL and d.spelling == name]
+        kids = list(decls[0].get_children()) if len(decls) == 1 else []
+        return unwrap(kids[-1]) if kids and name not in self.assigned(kernel) else None
+
+    def assigned(self, kernel: Kernel) -> set[str]:
+        """Names that an assignment or increment in the kernel changes after their declaration."""
+        out = set()
+        for c in kernel.body.walk_preorder():
+            if c.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(c) in ASSIGN:
+                target = unwrap(next(c.get_children()))
+            elif c.kind == K.UNARY_OPERATOR and {"++", "--"} & {t.text for t in self.toks(c)}:
+                target = unwrap(next(c.get_children()))
+            else:
+                continue
+            if target.kind == K.DECL_REF_EXPR:
+                out.add(target.spelling)
+        return out
+
+    def grid_by(self, extent: str, tile: str) -> bool:
+        """Whether host code in the file divides ``extent`` by ``tile`` (a ceiling or a floor): the
+        grid that gives each block its ``tile`` of the extent."""
+        want = re.sub(r"[\s()]", "", f"{extent}/{tile}")
+        for body in self.hosts:
+            tokens = merge_chevrons(self.toks(body))
+            if any(re.sub(r"[\s()]", "", text) == want for _, _, text in self.ceil_sites(tokens)):
+                return True
+            e, t, text = re.escape(extent), re.escape(tile), self.src.text_of(body)
+            if re.search(rf"\b{e}\s*/\s*\(?\s*{t}\b|\b\w*(?i:ceil|div)\w*\(\s*{e}\s*,\s*{t}\s*\)", text):
+                return True
+        return False
 
     def guard_accesses(self, kernel: Kernel, region: ci.Cursor | None, after: int | None,
                        cond: ci.Cursor | None = None) -> tuple[str, list]:
