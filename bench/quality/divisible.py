@@ -25,18 +25,3 @@ def stated_multiple(scope: str, extent: str, tile: str) -> str | None:
     if re.search(pattern, scope):
         return "the code checks that the extent is a multiple of the tile"
     return None
-
-
-def stated_multiple_of_max(scope: str, extent: str, tile: str) -> str | None:
-    """Why ``extent`` is a multiple of ``tile`` by a check of ``extent % max(tile, other)`` against
-    0 (either order) where ``scope`` also asserts ``tile >= other`` (``static_assert(Br >= Bc)``),
-    so the larger of the two is ``tile`` itself."""
-    e, t = re.escape(_bare(extent)), re.escape(_bare(tile))
-    other = r"([A-Za-z_]\w*|\d+)"
-    for m in re.finditer(e + r"\s*%\s*\(?\s*max\s*\(\s*(?:" + t + r"\s*,\s*" + other + r"|" + other
-                         + r"\s*,\s*" + t + r")\s*\)\s*\)?\s*[!=]=\s*0\b", scope):
-        u = re.escape(m.group(1) or m.group(2))
-        larger = r"\b" + t + r"\s*>=?\s*" + u + r"\b|\b" + u + r"\s*<=?\s*" + t + r"\b"
-        if re.search(r"\b(?:static_assert|assert)\s*\([^;]*?(?:" + larger + ")", scope):
-            return "the code checks that the extent is a multiple of the larger tile, and states which is larger"
-    return None

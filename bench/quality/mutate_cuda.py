@@ -14,7 +14,7 @@ from itertools import pairwise, permutations
 
 import clang.cindex as ci
 
-from bench.quality.divisible import stated_multiple, stated_multiple_of_max
+from bench.quality.divisible import stated_multiple
 from bench.quality.mutant import Mutant, Mutations
 from boundcheck.frontends.cuda_parse import Parsed, Token, binary_op, parse
 
@@ -37,12 +37,8 @@ VECTOR = re.compile(r"^(float[24]|int[24]|uint[24]|half2|__half2|double2|longlon
                     r"__nv_bfloat162|nv_bfloat162|reinterpret_cast|Packed\w*|Vec\w*)$")
 
 
-NEVER_BINDS = ("not a bug: the guard never binds (the code states the extent is a multiple of the tile"
-               " each block steps by), so comparing threadIdx instead drops lanes but lets none past it")
-
 
 FLOATING = {ci.TypeKind.FLOAT, ci.TypeKind.DOUBLE, ci.TypeKind.HALF, ci.TypeKind.LONGDOUBLE}
-REMAINDER = "not a bug: the guarded index is a remainder modulo the extent it is compared with, so the guard never binds"
 SAME_INDEX = "the change would leave the program as it was: the guarded name is threadIdx itself"
 LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
                 " iteration once i reaches n, so the loops bound what the guard bounds")
@@ -376,8 +372,8 @@ class CudaMutator:
 
     def no_thread_bug(self, kernel: Kernel, cmp: ci.Cursor, op: str, left: bool, then: ci.Cursor | None) -> str | None:
         """Why comparing ``threadIdx`` in ``cmp`` instead of its global index is no bug, or None.
-        ``then`` is the guarded statement of an if without else (None otherwise): only there does a
-        guard that never binds protect nothing (an else would run for the dropped lanes)."""
+        ``then`` is the guarded statement of an if without else (None otherwise): only there can
+        loops inside it make the guard redundant (an else would run for the dropped lanes)."""
         side, limit = list(cmp.get_children())[::1 if left else -1]
         name = self.toks(side)[0].text
         if side.type.get_canonical().kind in FLOATING:
@@ -387,81 +383,18 @@ class CudaMutator:
         if then is None or ((op in ("<", "<=")) == left) == self.is_exit(then):
             return None  # not a guard that lets the lanes below the extent through
         extent = self.src.text_of(limit).strip()
-        if self.never_binds(kernel, name, limit):
-            return NEVER_BINDS
-        if self.remainder_of(kernel, name, extent):
-            return REMAINDER
-        return LOOP_IMPLIES if self.loops_imply(kernel, name, extent, then) else None
-
-    def never_binds(self, kernel: Kernel, name: str, limit: ci.Cursor) -> str | None:
-        """Why every lane's ``name`` is below ``limit``, or None: ``name`` is set once, to a block's
-        offset times a tile plus a block-local part (``blockIdx.x * T + l``, ``l`` in ``[0, T)``),
-        the code states that the extent is a multiple of ``T``, and the host's grid divides the
-        extent by ``T``; so the last block ends exactly at the extent."""
-        extent = self.src.text_of(limit).strip()
-        tile = self.block_tile(kernel, name)
-        if tile is None or not IDENT.match(extent) or not self.grid_by(extent, tile):
-            return None
-        return stated_multiple(self.text, extent, tile) or stated_multiple_of_max(self.text, extent, tile)
-
-    def loops_imply(self, kernel: Kernel, name: str, extent: str, then: ci.Cursor) -> bool:
-        """Whether every use of a global pointer the guard protects (in ``then``, or after a
-        ``return``) sits in a loop ``for (v = name; v < extent && ...; ...)``: a loop that runs no
-        iteration once ``name`` reaches ``extent``, so it bounds all that the guard bounds."""
         exit_ = self.is_exit(then)
-        if exit_ and "return" not in {t.text for t in self.toks(then)} or {name, extent} & self.assigned(kernel):
-            return False
-        lo, hi = (then.extent.end.offset, kernel.body.extent.end.offset) if exit_ else \
+        region = (then.extent.end.offset, kernel.body.extent.end.offset) if exit_ else \
             (then.extent.start.offset, then.extent.end.offset)
-        uses = [t for t in self.between(lo, hi) if t.text in kernel.pointers]
-        loops = [(c.extent.start.offset, c.extent.end.offset) for c in kernel.body.walk_preorder()
-                 if c.kind == K.FOR_STMT and lo <= c.extent.start.offset and self.starts_at(c, name, extent)]
-        return bool(uses) and all(any(a <= t.offset < b for a, b in loops) for t in uses)
-
-    def starts_at(self, loop: ci.Cursor, name: str, extent: str) -> bool:
-        """``for (int v = name; v < extent [&& ...]; ...)``."""
-        texts = [t.text for t in self.between(loop.extent.start.offset, self.for_header(loop)[1])]
-        if "(" not in texts or not self.for_header(loop)[1]:
-            return False
-        init = texts[texts.index("(") + 1:texts.index(";")]
-        init = init[1:] if init and init[0] in ("int", "long", "unsigned", "size_t", "auto") else init
-        if len(init) != 3 or init[1:] != ["=", name]:
-            return False
-        cond = texts[texts.index(";") + 1:]
-        conjuncts = " ".join(cond).split("&&")
-        return "||" not in cond and any(c.split() == [init[0], "<", extent] for c in conjuncts)
-
-    def remainder_of(self, kernel: Kernel, name: str, extent: str) -> bool:
-        """``name``'s only definition is ``x % extent``: always below the extent it is compared with."""
-        rhs = self.sole_value(kernel, name)
-        if rhs is None or rhs.kind != K.BINARY_OPERATOR or binary_op(rhs) != "%":
-            return False
-        return re.sub(r"[\s()]", "", self.src.text_of(list(rhs.get_children())[1])) == re.sub(r"[\s()]", "", extent)
+        if exit_ and "return" not in {t.text for t in self.toks(then)}:
+            return None  # a `break` / `continue` leaves the rest of the body reachable
+        return LOOP_IMPLIES if self.loops_imply(kernel, name, extent, region, {name, extent}) else None
 
     def is_thread_index(self, kernel: Kernel, name: str, comp: str) -> bool:
         """``name`` is only ever ``threadIdx.<comp>`` itself (``int tid = threadIdx.x;``)."""
         value = self.sole_value(kernel, name)
         return value is not None and [t.text for t in self.toks(value) if t.text not in ("(", ")")] == \
             ["threadIdx", ".", comp]
-
-    def block_tile(self, kernel: Kernel, name: str) -> str | None:
-        """``T`` where ``name``'s only definition is ``A * T + l`` (either order): ``A`` from the
-        block's id alone, ``l`` from the thread's alone, ``T`` naming neither."""
-        rhs = self.sole_value(kernel, name)
-        if rhs is None or rhs.kind != K.BINARY_OPERATOR or binary_op(rhs) != "+":
-            return None
-        block, lane = {"blockIdx"} | set(kernel.global_index), {"threadIdx"} | kernel.local_index
-        for prod, part in permutations([unwrap(k) for k in rhs.get_children()]):
-            if prod.kind != K.BINARY_OPERATOR or binary_op(prod) != "*":
-                continue
-            ids = ident_texts(self.toks(part))
-            if not ids & lane or ids & block:
-                continue
-            for a, t in permutations(list(prod.get_children())):
-                a_ids, t_ids = ident_texts(self.toks(a)), ident_texts(self.toks(t))
-                if a_ids & block and not a_ids & lane and not t_ids & (block | lane):
-                    return self.src.text_of(t).strip()
-        return None
 
     def sole_value(self, kernel: Kernel, name: str) -> ci.Cursor | None:
         """The initialiser of ``name`` where it is declared once and never assigned again."""
@@ -482,19 +415,6 @@ class CudaMutator:
             if target.kind == K.DECL_REF_EXPR:
                 out.add(target.spelling)
         return out
-
-    def grid_by(self, extent: str, tile: str) -> bool:
-        """Whether host code in the file divides ``extent`` by ``tile`` (a ceiling or a floor): the
-        grid that gives each block its ``tile`` of the extent."""
-        want = re.sub(r"[\s()]", "", f"{extent}/{tile}")
-        for body in self.hosts:
-            tokens = merge_chevrons(self.toks(body))
-            if any(re.sub(r"[\s()]", "", text) == want for _, _, text in self.ceil_sites(tokens)):
-                return True
-            e, t, text = re.escape(extent), re.escape(tile), self.src.text_of(body)
-            if re.search(rf"\b{e}\s*/\s*\(?\s*{t}\b|\b\w*(?i:ceil|div)\w*\(\s*{e}\s*,\s*{t}\s*\)", text):
-                return True
-        return False
 
     def guard_accesses(self, kernel: Kernel, region: ci.Cursor | None, after: int | None,
                        cond: ci.Cursor | None = None) -> tuple[str, list]:
@@ -592,15 +512,14 @@ class CudaMutator:
                 continue
             region = (then.extent.start.offset, then.extent.end.offset) if not self.is_exit(then) else \
                 (stmt.extent.end.offset, kernel.body.extent.end.offset)
-            if self.loops_imply(kernel, cond, self.is_exit(then), region):
+            if self.guard_loops_imply(kernel, cond, self.is_exit(then), region):
                 self.out.skip("drop-guard", rule, LOOP_IMPLIES)
                 continue
             self.emit("drop-guard", rule, [edit], f"{what} `{self.src.text_of(cond)}`", targets)
 
-    def loops_imply(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, region: tuple[int, int]) -> bool:
-        """Whether every use of memory in the guarded region lies in a loop ``for (t = i; t < n; t++)``
-        that starts at the guard's index ``i`` and stops at its limit ``n``: that loop does not run
-        where the guard would have stopped the thread, so dropping the guard changes nothing."""
+    def guard_loops_imply(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, region: tuple[int, int]) -> bool:
+        """Whether the guard is one comparison ``i < n`` (``i >= n`` for an exit) that loops in its
+        region make redundant (``loops_imply``)."""
         cmps = list(self.comparisons(kernel, cond))
         if len(cmps) != 1 or self.join_text(self.toks(cmps[0][0])) != self.join_text(self.toks(cond)).strip("()"):
             return False
@@ -608,6 +527,13 @@ class CudaMutator:
         if (op.text, left) not in ({("<", True), (">", False)} if not exit_ else {(">=", True), ("<=", False)}):
             return False
         index, limit = (self.join_text(self.toks(p)) for p in list(cmp.get_children())[::1 if left else -1])
+        return self.loops_imply(kernel, index, limit, region, ident_texts(self.toks(cmp)))
+
+    def loops_imply(self, kernel: Kernel, index: str, limit: str, region: tuple[int, int], names: set[str]) -> bool:
+        """Whether every use of memory in the guarded region lies in a loop ``for (t = i; t < n; t++)``
+        that starts at the guard's index ``i`` and stops at its limit ``n``, with none of the guard's
+        ``names`` written there: that loop does not run where the guard would have stopped the
+        thread, so the guard changes nothing."""
         loops = [self.toks(c) for c in kernel.body.walk_preorder() if c.kind == K.FOR_STMT
                  and region[0] <= c.extent.start.offset < region[1] and self.walks_from(c, index, limit)]
         inside = {t.offset for loop in loops for t in loop}
@@ -616,8 +542,7 @@ class CudaMutator:
         uses = [t for t in tokens if t.text in memory]
         written = {a.text for a, b in pairwise(tokens) if b.text in ASSIGN | {"++", "--"}} | \
             {b.text for a, b in pairwise(tokens) if a.text in ("++", "--")}
-        moved = ident_texts(self.toks(cmp)) & written
-        return bool(loops) and not moved and all(t.offset in inside for t in uses)
+        return bool(loops) and not names & written and all(t.offset in inside for t in uses)
 
     def walks_from(self, loop: ci.Cursor, index: str, limit: str) -> bool:
         """``for (int t = index; t < limit; t++)`` (or ``++t``, ``t += step``)."""
@@ -979,7 +904,7 @@ class CudaMutator:
                 continue
             kids = list(block.get_children())
             for first, second in zip(kids, kids[1:]):
-                name = self.assigned(first, ternary)
+                name = self.set_to(first, ternary)
                 if name is None or second.kind != K.BINARY_OPERATOR or binary_op(second) != "=":
                     continue
                 lhs, rhs = list(second.get_children())
@@ -994,7 +919,7 @@ class CudaMutator:
                         and name not in ident_texts(self.toks(no2)))
         return False
 
-    def assigned(self, stmt: ci.Cursor, value: ci.Cursor) -> str | None:
+    def set_to(self, stmt: ci.Cursor, value: ci.Cursor) -> str | None:
         """The variable ``stmt`` sets to exactly ``value`` (``v = value``, ``float v = value``)."""
         if stmt.kind == K.BINARY_OPERATOR and binary_op(stmt) == "=":
             lhs, rhs = list(stmt.get_children())
