@@ -36,6 +36,17 @@ def covers(bound: Bound, dim: Dim) -> bool:
     return not (bound.local and dim.tiling is not Tiling.WHOLE)
 
 
+def _bounded_across(kernel: Kernel, access: Access, dim: Dim, local: Bound) -> bool:
+    """The block-local bound lies along another axis than the dimension, and the buffer's other
+    accesses bound the lane along the dimension's own axis: a lane that indexes both the rows and the
+    columns (``(i_tc + o_i)[:, None]``, ``(BC + o_i)[None, :]`` under ``(BC + o_i)[None, :] < BT``)
+    has its own column extent, for which the row bound is no stand-in."""
+    if local.axis is None or dim.axis is None or local.axis == dim.axis:
+        return False
+    return any(b.source == dim.source and b.bounds_extent and b.axis == dim.axis
+               for a in kernel.accesses if a.buffer == access.buffer for b in a.guards)
+
+
 def bounded_sources(kernel: Kernel) -> set[str]:
     """Lane sources whose whole-dimension use the kernel compares with an extent somewhere: in a
     guard, or in a mask it computes and never uses."""
@@ -111,7 +122,7 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
             covered.append(dim)
             continue
         local = next((b for b in access.guards if b.source == dim.source and b.local), None)
-        if local is not None:
+        if local is not None and not _bounded_across(kernel, access, dim, local):
             local_only.append((dim, local))
         else:
             uncovered.append(dim)

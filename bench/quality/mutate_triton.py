@@ -8,7 +8,7 @@ but cannot change cleanly is skipped and counted, never approximated.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -16,6 +16,7 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 
 from bench.quality import padflow
 from bench.quality.divisible import stated_multiple
+from bench.quality.linear import Form, linear
 from bench.quality.mutant import Mutant, Mutations, splice
 
 ACCESS_READ = {"load"}
@@ -91,6 +92,8 @@ def operand(node: cst.BaseExpression) -> str:
 
 # the skip reason of a mask on ``arange(0, B) < C`` with C compile-time (``tile_fits``)
 WHOLE_TILE = "cannot tell: a whole tile arange(0, B) against a compile-time bound (no tail when B equals it)"
+# the skip reason of a loop over the tiles below the program's own, which an early exit keeps inside
+BELOW_EXIT = "not a bug: the loop walks only tiles below the program's own, which an early exit keeps inside the extent"
 
 
 @dataclass
@@ -618,6 +621,8 @@ class TritonMutator:
                                 " extent)"}.get(kind or "")
                 if why is None and self.clamped(fn, victim, call):
                     why = "not a bound bug: the index is clamped into the extent (only the padding changes)"
+                if why is None and self.below_exited_tile(fn, victim):
+                    why = BELOW_EXIT
                 if why is not None:
                     key = (operator, *self.start(victim))
                     if key in self.seen:
@@ -634,6 +639,97 @@ class TritonMutator:
                     continue
                 node, text = change
                 self.emit(operator, "BC103", node, text, f"dropped `{code(victim)}` from the mask", targets)
+
+    # -- a loop over the tiles below the program's own, after an early exit ---------------------
+
+    def below_exited_tile(self, fn: Function, victim: cst.BaseExpression) -> bool:
+        """``idx < n`` with ``idx = s + j * B + arange(0, B)`` in ``for j in range(0, i)`` after a
+        top-level ``if s + i * B >= n: return``: every tile the loop walks ends at or below the
+        start of the program's own tile, which the exit keeps under n, so the test always holds."""
+        loop = self.enclosing_loop(victim)
+        if loop is None or not isinstance(loop.target, cst.Name) or not isinstance(loop.iter, cst.Call):
+            return False
+        args = loop.iter.args
+        if dotted(loop.iter.func) not in RANGE_CALLS or not 1 <= len(args) <= 2 or any(a.keyword for a in args) \
+                or len(args) == 2 and not (isinstance(args[0].value, cst.Integer) and args[0].value.value == "0"):
+            return False
+        cmp = self.strip(fn, victim, victim)
+        if not (isinstance(cmp, cst.Comparison) and len(cmp.comparisons) == 1
+                and isinstance(cmp.comparisons[0].operator, cst.LessThan)):
+            return False
+        var = loop.target.value
+        used: dict[str, set[cst.Assign | None]] = {}  # name -> the assignments read for it
+        index = linear(self.strip(fn, cmp.left, victim), self.value_reader(fn, victim, used))
+        extent = linear(cmp.comparisons[0].comparator, self.value_reader(fn, victim, used))
+        stop = linear(args[-1].value, self.value_reader(fn, loop, used))
+        if index is None or extent is None or stop is None or any(var in k for k in extent):
+            return False
+        start = self.own_tile_start(index, var, stop)
+        return start is not None and any(
+            self.exits_at(fn, stmt, start, extent, used, var, victim) for stmt in fn.node.body.body
+            if self.start(stmt) < self.start(loop))
+
+    @staticmethod
+    def own_tile_start(index: Form, var: str, stop: Form) -> Form | None:
+        """``s + i * B`` for ``index = s + j * B + arange(0, B)`` and the loop's stop ``i``."""
+        lanes = [k for k in index if any(f.startswith("arange(") for f in k)]
+        if len(lanes) != 1 or len(lanes[0]) != 1 or index[lanes[0]] != 1:
+            return None
+        size = lanes[0][0][len("arange("):-1]
+        step: Form = {(): int(size)} if size.isdigit() else {(size,): 1}
+        moving = [k for k in index if var in k]
+        want = {tuple(sorted((var, *k))): c for k, c in step.items()}
+        if {k: index[k] for k in moving} != want:
+            return None
+        rest = {k: c for k, c in index.items() if k not in moving and k != lanes[0]}
+        for k, c in stop.items():
+            for ks, cs in step.items():
+                key = tuple(sorted(k + ks))
+                rest[key] = rest.get(key, 0) + c * cs
+        return {k: c for k, c in rest.items() if c}
+
+    def value_reader(self, fn: Function, at: cst.CSTNode, used: dict[str, set[cst.Assign | None]]
+                     ) -> Callable[[str], cst.BaseExpression | None]:
+        """A name's value as assigned before ``at``; records which assignment each name read."""
+        def value_of(name: str) -> cst.BaseExpression | None:
+            assign = self.resolve(fn, name, at)
+            used.setdefault(name, set()).add(assign)
+            return None if assign is None else assign.value
+        return value_of
+
+    def exits_at(self, fn: Function, stmt: cst.CSTNode, start: Form, extent: Form,
+                 used: dict[str, set[cst.Assign | None]], var: str, victim: cst.BaseExpression) -> bool:
+        """``stmt`` is ``if start >= extent: return``, every name in it has the value it has at
+        ``victim``, and the names read unassigned there are not rebound in between."""
+        if not (isinstance(stmt, cst.If) and stmt.orelse is None):
+            return False
+        body = stmt.body.body
+        line = body[0] if len(body) == 1 else None
+        inner = line.body if isinstance(line, cst.SimpleStatementLine) else body
+        if not (len(inner) == 1 and isinstance(inner[0], cst.Return) and inner[0].value is None):
+            return False
+        test = stmt.test
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            return False
+        op = test.comparisons[0].operator
+        if isinstance(op, cst.GreaterThanEqual):
+            own, limit = test.left, test.comparisons[0].comparator
+        elif isinstance(op, cst.LessThanEqual):
+            own, limit = test.comparisons[0].comparator, test.left
+        else:
+            return False
+        seen: dict[str, set[cst.Assign | None]] = {}
+        if linear(own, self.value_reader(fn, stmt, seen)) != start or \
+                linear(limit, self.value_reader(fn, stmt, seen)) != extent:
+            return False
+        if any(len(used.get(n, set()) | a) > 1 for n, a in seen.items()):
+            return False
+        lo, hi = self.start(stmt), self.start(victim)
+        free = {n for n, a in used.items() if a == {None}} - {var}
+        rebound = [t for a in fn.assigns for t in a.targets if lo < self.start(a) < hi and self.names(t.target) & free]
+        rebound += [a for a in fn.augassigns if lo < self.start(a) < hi and self.names(a.target) & free]
+        rebound += [lp for lp in fn.loops if lo < self.start(lp) < hi and self.names(lp.target) & free]
+        return not rebound
 
     # -- a load whose index is clamped into the extent -----------------------------------------
 

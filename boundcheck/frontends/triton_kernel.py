@@ -204,6 +204,7 @@ class KernelAnalyser:
         self.accesses: list[_Pending] = []
         self.loops: list[Loop] = []
         self.loop_of: dict[str, Loop] = {}
+        self.subtile_bounds: dict[str, sy.Expr] = {}  # loop variable -> the program's own sub-tile it counts from or to
         self.contracts: list[Divisibility] = []
         self.tail_handled: set[tuple[str, str]] = set()
         self.facts: list[Divisibility] = []  # true on the current path (EVEN_K branches)
@@ -277,6 +278,7 @@ class KernelAnalyser:
     def inline(self, args: list[Val], kwargs: dict[str, Val], parent: KernelAnalyser) -> Val:
         """Analyse a jit helper called from ``parent`` with the caller's values bound."""
         self.accesses, self.loops, self.loop_of = parent.accesses, parent.loops, parent.loop_of
+        self.subtile_bounds = parent.subtile_bounds
         self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
         self.labels, self.tiles = parent.labels, parent.tiles
@@ -526,6 +528,9 @@ class KernelAnalyser:
                     walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
                     walks=walks)
         self.loops.append(loop)
+        own = _own_subtile(start, stop_expr, step) if var and trip is None and not compile_time else None
+        if var and own is not None:
+            self.subtile_bounds[var] = own
         var_expr = None
         if var and step is not None and step.expr is not None and start is not None and start.expr is not None:
             # `for s in range(a, b, BLOCK)`: s = a + iteration * BLOCK moves by the tile
@@ -978,7 +983,7 @@ class KernelAnalyser:
         if ptr.expr is None:
             return self._sym(node)
         parts = sy.dims_of(ptr.expr, span, self.loop_of)
-        dims = tuple(p.dim for p in parts)
+        dims = tuple(self._past_own_subtile(p, ptr.expr) for p in parts)
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
@@ -1022,6 +1027,36 @@ class KernelAnalyser:
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
+
+    def _past_own_subtile(self, part: sy.DimPart, index: sy.Expr) -> Dim:
+        """``i_t * BT + i_j * BC + arange(0, BC)``: sub-tiles of the program's chunk i_t, counted
+        before its own sub-tile (``range(0, i_i)``) or after it up to the chunk's end
+        (``range(i_i + 1, NC)``), chunk and sub-tile split from one program id. The grid runs every
+        sub-tile of the last, partial chunk, and the chunk offset (no step of the loop's tile, so no
+        part of the dimension's offset) moves the loop's tiles past the end with it: they run the
+        partial tile, those before a sub-tile past the end are no full tiles, and no access outside
+        the loop is a peeled tail of theirs."""
+        dim, loop = part.dim, part.dim.loop
+        bound = self.subtile_bounds.get(loop.var or "") if loop is not None else None
+        if loop is None or bound is None or self.loop_of.get(loop.var or "") is not loop:
+            return dim
+        programs = {s.name for s in sy.syms(bound) if s.kind is sy.Kind.PROGRAM}
+        terms = sy.variable(sy.expand(index))
+        strides = [sorted(sy.render(f) for f in t.factors if not sy.lanes(f))
+                   for t in terms if any(sy.lanes(f) for f in t.factors)]
+        own = sorted(f for f in part.stride if not f.lstrip("-").isdigit())
+        for t in terms:
+            if any(sy.lanes(f) for f in t.factors):
+                continue
+            rest = list(t.factors)
+            stride = max((s for s in strides if _within([sy.render(f) for f in rest], s)), key=len, default=None)
+            if stride != own:
+                continue  # the offset of another lane's dimension (the rows' pitch holds the columns')
+            for name in stride:
+                rest.remove(next(f for f in rest if sy.render(f) == name))
+            if _chunk_offset(rest, part.offset_syms, programs):
+                return replace(dim, loop=replace(loop, full_tiles=False, walks_tail=True))
+        return dim
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
                       text: str) -> Val:
@@ -1255,6 +1290,38 @@ def _runtime_extent(e: sy.Expr) -> bool:
     if not ks & {sy.Kind.EXTENT, sy.Kind.OTHER} or ks & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE}:
         return False
     return not all(any(sy.kinds(f) == {sy.Kind.CONST} for f in t.factors) for t in sy.variable(sy.expand(e)))
+
+
+def _chunk_offset(factors: list[sy.Expr], grouped: frozenset[str], programs: set[str]) -> bool:
+    """``i_t * BT``: a chunk index split from the program id the loop's sub-tile bound is split
+    from (``i_t, i_i = i_c // NC, i_c % NC``), times compile-time sizes, not already part of the
+    dimension's offset; not a head or batch offset from another program id."""
+    chunk = {s.name for f in factors for s in sy.syms(f) if s.kind is sy.Kind.PROGRAM}
+    kinds = set().union(*(sy.kinds(f) for f in factors)) if factors else set()
+    return bool(chunk & programs) and kinds <= {sy.Kind.PROGRAM, sy.Kind.CONST} and not chunk & grouped \
+        and any(sy.kinds(f) == {sy.Kind.CONST} for f in factors)
+
+
+def _within(names: list[str], part: list[str]) -> bool:
+    """Every name of ``part`` is among ``names``, as often as it occurs there."""
+    left = list(names)
+    for n in part:
+        if n not in left:
+            return False
+        left.remove(n)
+    return True
+
+
+def _own_subtile(start: Val | None, stop: sy.Expr | None, step: Val | None) -> sy.Expr | None:
+    """The program-derived bound of a loop that counts sub-tiles up to the program's own
+    (``range(0, i_i)``) or from it (``range(i_i + 1, NC)``): no step, and one end a program value."""
+    if step is not None or stop is None or start is None or start.expr is None:
+        return None
+    if sy.Kind.PROGRAM in sy.kinds(stop) and isinstance(start.expr, sy.Num) and start.expr.value == 0:
+        return stop
+    if sy.Kind.PROGRAM in sy.kinds(start.expr) and not sy.kinds(stop) & {sy.Kind.PROGRAM, sy.Kind.LOOP}:
+        return start.expr
+    return None
 
 
 def _below_own_tile(stop: sy.Expr | None, step: Val | None) -> bool:
