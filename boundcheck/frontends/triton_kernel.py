@@ -446,6 +446,29 @@ class KernelAnalyser:
                 return False
         return True
 
+    @cached_property
+    def _branch_tests(self) -> dict[int, list[ast.expr]]:
+        """The tests of the ``if`` statements each node of the body lies under (by node id)."""
+        out: dict[int, list[ast.expr]] = {}
+
+        def visit(node: ast.AST, tests: list[ast.expr]) -> None:
+            out[id(node)] = tests
+            if isinstance(node, ast.If):
+                visit(node.test, tests)
+                for child in [*node.body, *node.orelse]:
+                    visit(child, [*tests, node.test])
+                return
+            for child in ast.iter_child_nodes(node):
+                visit(child, tests)
+
+        visit(self.fn, [])
+        return out
+
+    def _under_compile_time_branch(self, node: ast.AST) -> bool:
+        """``if USE_TMA: tl.static_assert(K % BK == 0)``: the assert is compiled, and so holds,
+        only where that compile-time branch is taken; a runtime ``if`` does not prune it."""
+        return any(self._compile_time(t) for t in self._branch_tests.get(id(node), []))
+
     def _enter_branch(self, key: str | None, taken: bool) -> None:
         """Under a compile-time test seen before, a name assigned under the same outcome and not
         reassigned since holds that branch's value, not the other branch's."""
@@ -825,7 +848,7 @@ class KernelAnalyser:
         if name in ("static_assert", "device_assert") and args:
             fact = divisibility(args[0], self.text, name)
             if fact:
-                self.contracts.append(fact)
+                (self.facts if self._under_compile_time_branch(node) else self.contracts).append(fact)
             return Val()
         if name == "cdiv" and len(args) == 2:
             self.tiles.add(self.text(args[1]))
@@ -1226,7 +1249,8 @@ def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None
         return False
     if step is None:
         if isinstance(stop, sy.Call) and stop.fn == "min":  # range(a, min(first_safe, cdiv(T, BT)))
-            return any(isinstance(e, sy.Call) and e.fn == "cdiv" and _runtime_extent(e.args[0]) for e in stop.args)
+            return any(isinstance(e, sy.Call) and e.fn == "cdiv" and (_runtime_extent(e.args[0]) or _remaining_extent(e.args[0]))
+                       for e in stop.args)
         return isinstance(stop, sy.Call) and stop.fn == "cdiv"
     at_zero = start is not None and isinstance(start.expr, sy.Num) and start.expr.value == 0
     if at_zero and isinstance(stop, sy.Sym) and stop.kind is sy.Kind.EXTENT:
@@ -1237,6 +1261,24 @@ def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None
     terms = sy.variable(sy.expand(stop))
     moving = [t for t in terms if any(sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} for f in t.factors)]
     return bool(moving) and all(t.coeff > 0 for t in terms) and len(moving) < len(terms)
+
+
+def _remaining_extent(e: sy.Expr) -> bool:
+    """``T - i_t * BT``: what is left of a runtime extent past a position (a program or loop
+    offset, or a chunk index read from memory). ``min(NC, cdiv(T - i_t * BT, BC))`` sub-tiles stop
+    at the partial one in the last chunk."""
+    sums: dict[tuple[str, ...], tuple[float, tuple[sy.Expr, ...]]] = {}
+    for t in sy.variable(sy.expand(e)):  # like terms cancel: `i_b * T + T - i_b * T` is T
+        key = tuple(sorted(sy.render(f) for f in t.factors))
+        sums[key] = (sums.get(key, (0, t.factors))[0] + t.coeff, t.factors)
+    terms = [(c, fs) for c, fs in sums.values() if c != 0]
+    kinds = [set().union(*(sy.kinds(f) for f in fs)) for _, fs in terms]
+    loaded = [any(isinstance(s_, sy.Sym) and s_.kind is sy.Kind.OTHER and "load(" in s_.name
+                  for f in fs for s_ in sy.syms(f)) for _, fs in terms]
+    positions = [c < 0 and (bool(k & {sy.Kind.PROGRAM, sy.Kind.LOOP}) or ld) for (c, _), k, ld in zip(terms, kinds, loaded)]
+    extents = [c > 0 and not k & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE} and bool(k & {sy.Kind.EXTENT, sy.Kind.OTHER})
+               and not ld for (c, _), k, ld in zip(terms, kinds, loaded)]
+    return any(positions) and any(extents) and all(p or x for p, x in zip(positions, extents))
 
 
 def _rounded_up(e: sy.Expr) -> bool:

@@ -1,0 +1,92 @@
+"""Contracts that hold on one compile-time path only: a ``tl.static_assert`` under ``if USE_TMA:``
+is compiled, and so checked, only where that branch is taken; an access on the other path keeps
+the bound it needs."""
+
+from __future__ import annotations
+
+from boundcheck.model import Language
+from tests.checking import findings, line_of
+
+BRANCH_ASSERT = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, M, N, BM: tl.constexpr, BN: tl.constexpr, USE_TMA: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    {check}
+    x = tl.load(X + rows[:, None] * N + cols[None, :], mask={mask}, other=0.0)
+    tl.store(Y + rows[:, None] * N + cols[None, :], x, mask=(rows[:, None] < M) & (cols[None, :] < N))
+'''
+
+
+def _kernel(check: str, mask: str = "rows[:, None] < M") -> str:
+    return BRANCH_ASSERT.format(check=check, mask=mask)
+
+
+def test_static_assert_under_a_compile_time_branch_covers_only_that_branch() -> None:
+    src = _kernel("if USE_TMA:\n        tl.static_assert(N % BN == 0)")
+    assert findings(src, Language.TRITON) == [(line_of(src, "x = tl.load("), "BC103")]
+
+
+def test_static_assert_at_the_top_of_the_kernel_still_covers_every_access() -> None:
+    src = _kernel("tl.static_assert(N % BN == 0)")
+    assert findings(src, Language.TRITON) == []
+
+
+def test_static_assert_under_a_runtime_branch_is_still_compiled_and_covers() -> None:
+    """A runtime ``if`` prunes nothing at compile time: the assert holds for every launch."""
+    src = _kernel("if M > 0:\n        tl.static_assert(N % BN == 0)")
+    assert findings(src, Language.TRITON) == []
+
+
+def test_static_assert_covers_the_access_in_its_own_branch() -> None:
+    src = _kernel("if USE_TMA:\n        tl.static_assert(N % BN == 0)\n"
+                  "        tl.store(Y + rows[:, None] * N + cols[None, :], tl.load(X + rows[:, None] * N + cols[None, :],"
+                  " mask=rows[:, None] < M, other=0.0), mask=rows[:, None] < M)")
+    assert findings(src, Language.TRITON) == [(line_of(src, "x = tl.load("), "BC103")]
+
+
+SUB_CHUNKS = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, T, D, BT: tl.constexpr, BC: tl.constexpr, BD: tl.constexpr, NC: tl.constexpr):
+    i_t, i_i = tl.program_id(0), tl.program_id(1)
+    o_i = tl.arange(0, BC)
+    o_d = tl.arange(0, BD)
+    o_c = i_t * BT + i_i * BC + o_i
+    m_c = o_c < T
+    m_d = o_d < D
+    b_y = tl.load(X + o_c[:, None] * D + o_d[None, :], mask=m_c[:, None] & m_d[None, :], other=0.0)
+    NC = min(NC, tl.cdiv(T - i_t * BT, BC))
+    for i_j in range(i_i + 1, NC):
+        o_j = i_t * BT + i_j * BC + o_i
+        m_j = o_j < T
+        b_x = tl.load(X + o_j[:, None] * D + o_d[None, :], mask={mask}, other=0.0)
+        b_y += b_x
+    tl.store(Y + o_c[:, None] * D + o_d[None, :], b_y, mask=m_c[:, None] & m_d[None, :])
+'''
+
+
+def test_sub_chunks_up_to_the_rest_of_the_extent_walk_its_partial_tail() -> None:
+    """``min(NC, cdiv(T - i_t * BT, BC))`` sub-chunks end at the partial one in the last chunk: a
+    masked access to the same buffer outside the loop is no peeled tail of it."""
+    src = SUB_CHUNKS.format(mask="m_d[None, :]")
+    assert findings(src, Language.TRITON) == [(line_of(src, "b_x = tl.load("), "BC103")]
+
+
+def test_sub_chunks_bounded_by_their_own_rows_are_clean() -> None:
+    assert findings(SUB_CHUNKS.format(mask="m_j[:, None] & m_d[None, :]"), Language.TRITON) == []
+
+
+def test_sub_chunks_of_a_varlen_sequence_walk_its_partial_tail() -> None:
+    """With a chunk index read from memory, ``T - i_t * BT`` is still what is left of the sequence."""
+    src = SUB_CHUNKS.format(mask="m_d[None, :]").replace(
+        "    i_t, i_i = tl.program_id(0), tl.program_id(1)\n",
+        "    i_t, i_i = tl.program_id(0), tl.program_id(1)\n    i_t = tl.load(X + i_t).to(tl.int32)\n")
+    assert findings(src, Language.TRITON) == [(line_of(src, "b_x = tl.load("), "BC103")]
