@@ -58,6 +58,7 @@ _DESCRIPTORS = {"make_tensor_descriptor", "_experimental_make_tensor_descriptor"
                 "tensor_descriptor", "host_tensor_descriptor"}
 _RESHAPES = {"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "join", "split"}
 _RANGES = {"range", "static_range"}
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}  # `n > x` is `x < n`
 _MODULE_NUMBER = re.compile(r"([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*\d+\s*(?:#.*)?$")  # GROUP = 32
 _MAX_INLINE_DEPTH = 4
 
@@ -1027,6 +1028,8 @@ class KernelAnalyser:
                 masked_by = _masked_by(mask.conds, found, dims)
                 row_tests = _row_tests(mask.conds, self.loop_of)
         guards.extend(self._tile_guard_bounds(parts))
+        gathered, gathered_bounds = self._gathered_dims(ptr.expr, mask.conds if mask is not None else None)
+        dims, guards = (*dims, *gathered), [*guards, *gathered_bounds]
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
         padding, flows, other_at = None, (), None
         if kind is AccessKind.READ and mask is not None:
@@ -1043,6 +1046,25 @@ class KernelAnalyser:
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
+
+    def _gathered_dims(self, index: sy.Expr, conds: tuple[Comparison, ...] | None) -> tuple[list[Dim], list[Bound]]:
+        """``a + offs_token[:, None] // top_k * s``: a tile of indices read from memory, broadcast
+        along an axis, is a dimension of the access too. Like a whole tile it needs a bound only
+        where the kernel bounds it somewhere (``offs_token < num_valid_tokens``: padded ids past the
+        end); the mask's comparisons of that loaded value bound it here."""
+        dims, bounds = [], []
+        for name, axis in sorted(_loaded(index), key=str):
+            source = f"gathered {name}"
+            label = next((n for n, v in self.env.items() if v.expr == sy.Sym(name, sy.Kind.OTHER)), name)
+            dims.append(Dim(source, label, None, Tiling.WHOLE, axis))
+            for c in conds or ():
+                left, op, right = (c.left, c.op, c.right) if _loaded(c.left) else (c.right, _FLIPPED.get(c.op, c.op), c.left)
+                if op in ("<", "<=") and {n for n, _ in _loaded(left)} == {name} and not _loaded(right) \
+                        and not sy.lanes(left) and not sy.lanes(right) and sy.variable(sy.expand(right)):
+                    bounds.append(Bound(source, c.left_text if left is c.left else c.right_text, op, sy.render(right),
+                                        bool(sy.kinds(right) - {sy.Kind.PROGRAM, sy.Kind.LOOP}), c.span, axis=axis,
+                                        op_span=c.op_span, op_text=c.op_text))
+        return dims, bounds
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
                       text: str) -> Val:
@@ -1160,6 +1182,19 @@ def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
                                  for f in t.factors):
             return True
     return False
+
+
+def _loaded(e: sy.Expr, axis: int | None = None) -> set[tuple[str, int]]:
+    """The values read from memory (``tl.load`` results) in ``e`` that lie along a broadcast axis
+    (``offs_token[:, None]``), with that axis: a gathered tile of indices."""
+    match e:
+        case sy.Sym(name=name, kind=sy.Kind.OTHER) if axis is not None and name.startswith(("tl.load(", "load(")):
+            return {(name, axis)}
+        case sy.Axis(expr=inner, axis=a):
+            return _loaded(inner, a if axis is None else axis)
+        case sy.Bin(left=left, right=right):
+            return _loaded(left, axis) | _loaded(right, axis)
+    return set()
 
 
 def _clamp(bound: Bound) -> bool:

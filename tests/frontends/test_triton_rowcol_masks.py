@@ -90,3 +90,42 @@ def test_sub_chunks_of_a_varlen_sequence_walk_its_partial_tail() -> None:
         "    i_t, i_i = tl.program_id(0), tl.program_id(1)\n",
         "    i_t, i_i = tl.program_id(0), tl.program_id(1)\n    i_t = tl.load(X + i_t).to(tl.int32)\n")
     assert findings(src, Language.TRITON) == [(line_of(src, "b_x = tl.load("), "BC103")]
+
+
+GATHER = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(A, B, C, IDS, EM, n_valid, N, K, top_k, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    offs_id = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_token = tl.load(IDS + offs_id, mask=offs_id < EM, other=n_valid)
+    token_mask = offs_token < n_valid
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros([BM, BN], dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        offs_k = k * BK + tl.arange(0, BK)
+        a = tl.load(A + offs_token[:, None] // top_k * K + offs_k[None, :], mask={mask}, other=0.0)
+        b = tl.load(B + offs_k[:, None] * N + offs_n[None, :], mask=(offs_k[:, None] < K) & (offs_n[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+    tl.store(C + offs_token[:, None] * N + offs_n[None, :], acc, mask={store_mask})
+'''
+
+
+def test_gathered_rows_the_kernel_bounds_elsewhere_need_their_bound() -> None:
+    """Sorted token ids padded with ``n_valid``: the store bounds them, the load of A does not."""
+    src = GATHER.format(mask="offs_k[None, :] < K", store_mask="token_mask[:, None] & (offs_n[None, :] < N)")
+    assert findings(src, Language.TRITON) == [(line_of(src, "a = tl.load("), "BC103")]
+
+
+def test_gathered_rows_bounded_by_the_mask_are_clean() -> None:
+    src = GATHER.format(mask="token_mask[:, None] & (offs_k[None, :] < K)",
+                        store_mask="token_mask[:, None] & (offs_n[None, :] < N)")
+    assert findings(src, Language.TRITON) == []
+
+
+def test_gathered_rows_the_kernel_never_bounds_are_trusted() -> None:
+    """An index tile no comparison bounds (an embedding lookup) is taken to be in range."""
+    src = GATHER.format(mask="offs_k[None, :] < K", store_mask="offs_n[None, :] < N")
+    assert findings(src, Language.TRITON) == []
