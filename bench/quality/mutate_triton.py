@@ -894,12 +894,20 @@ class TritonMutator:
         then read row 0, in bounds, and the load's padding along the axis becomes that row's data;
         which is no bug where ``padflow`` finds that padding reaching no reduction along the axis."""
         tag = self.axis_tag(fn, victim, call)
-        if self.access_rule(call) != "BC101" or tag not in ("rows", "cols") or not isinstance(victim, cst.Subscript) \
-                or not isinstance(victim.value, cst.Name) or not call.args or call.args[0].keyword is not None:
+        root = self.mask_root(fn, call)
+        if tag not in ("rows", "cols") or not isinstance(victim, cst.Subscript) or not isinstance(victim.value, cst.Name) \
+                or root is None:
             return False
         mask = self.resolve(fn, victim.value.value, call)
+        return mask is not None and all(self.gathered_load(fn, user, tag, mask) for user in root[1])
+
+    def gathered_load(self, fn: Function, call: cst.Call, tag: str, mask: cst.Assign) -> bool:
+        """``call`` (one access the dropped conjunct guards) is a load gathered along ``tag`` under
+        ``mask`` whose padding along that axis reaches no reduction there (see ``gathered``)."""
+        if self.access_rule(call) != "BC101" or not call.args or call.args[0].keyword is not None:
+            return False
         along = [sub for sub in self.subscripts(fn, call.args[0].value, call) if self.axis_tag(fn, sub, call) == tag]
-        if not along or mask is None or not all(self.gather_of(fn, sub.value, call, mask) for sub in along):
+        if not along or not all(self.gather_of(fn, sub.value, call, mask) for sub in along):
             return False
         axis = 0 if tag == "rows" else 1
         stmts = self.statements(fn)

@@ -163,3 +163,12 @@ def test_store_through_gathered_rows_is_still_mutated() -> None:
     muts = mutate(_gather("tl.store(X + token[:, None] * H + o_h[None, :], x, mask=h_mask[None, :] & row_mask[:, None])"))
     stores = [m for m in muts.mutants if m.operator == "drop-mask-dim" and "tl.store(X" in m.source.splitlines()[m.line - 1]]
     assert [m.description for m in stores] == ["dropped `row_mask[:, None]` from the mask"]
+
+
+def test_gathered_rows_under_a_mask_shared_with_a_store_are_still_mutated() -> None:
+    """The named mask also guards the store of the output rows: dropping it writes past them."""
+    muts = mutate(_gather("blk = row_mask[:, None] & h_mask[None, :]\n"
+                          "            y = tl.load(X + token[:, None] * H + o_h[None, :], mask=blk, other=0.0)\n"
+                          "            tl.store(Y + rows[:, None] * H + o_h[None, :], y, mask=blk)"))
+    assert muts.skipped[("drop-mask-dim", "BC103", mutate_triton.GATHERED)] == 1  # the inline-masked load only
+    assert dropped(muts, "drop-mask-dim").count("dropped `row_mask[:, None]` from the mask") == 1
