@@ -563,14 +563,16 @@ class KernelAnalyser:
         """``range(0, N, BLOCK_N)`` with N a ``tl.constexpr`` parameter of the kernel (a vocabulary
         or row length compiled per value): where N is no multiple of the step the last tile is
         partial, as with a runtime N. Not where N is itself a tile size (``range(0, BLOCK_K, 16)``)
-        or every launch passes a number written in the code."""
-        if stop is None or step is None or start is None or not isinstance(stop.expr, sy.Sym) \
-                or stop.expr.kind is not sy.Kind.CONST:
+        or every launch passes a number written in the code. Also N split evenly among groups
+        (``hidden_size // channels_per_group``) of such parameters."""
+        if stop is None or step is None or start is None or stop.expr is None \
+                or not (isinstance(stop.expr, sy.Sym) or isinstance(stop.expr, sy.Bin) and stop.expr.op == "//"):
             return False
         if not (isinstance(start.expr, sy.Num) and start.expr.value == 0):
             return False
-        name = stop.expr.name
-        return name in self._params and name not in self._tile_sizes() and not self._fixed_at_launches(name)
+        names = list(sy.syms(stop.expr))
+        return all(s.kind is sy.Kind.CONST and s.name in self._params and s.name not in self._tile_sizes()
+                   and not self._fixed_at_launches(s.name) for s in names) and bool(names)
 
     def _grid_stride_floor(self, trip: FloorDiv, body: list[_Pending]) -> bool:
         """``range(n // (tl.num_programs(0) * B))`` over rows ``i * stride + pid * B + arange(0, B)``

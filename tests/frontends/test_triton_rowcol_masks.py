@@ -129,3 +129,39 @@ def test_gathered_rows_the_kernel_never_bounds_are_trusted() -> None:
     """An index tile no comparison bounds (an embedding lookup) is taken to be in range."""
     src = GATHER.format(mask="offs_k[None, :] < K", store_mask="offs_n[None, :] < N")
     assert findings(src, Language.TRITON) == []
+
+
+GROUPS = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, Y, n_rows, hidden: tl.constexpr, groups: tl.constexpr, BR: tl.constexpr, BH: tl.constexpr):
+    per_group: tl.constexpr = hidden // groups
+    rows = tl.program_id(0) * BR + tl.arange(0, BR)
+    row_mask = rows < n_rows
+    acc = tl.zeros([BR], dtype=tl.float32)
+    for start in range(0, per_group, BH):
+        cols = start + tl.arange(0, BH)
+        col_mask = cols < per_group
+        x = tl.load(X + rows[:, None] * hidden + cols[None, :], mask={mask}, other=0.0)
+        acc += tl.sum(x, 1)
+    for start in range(0, per_group, BH):
+        cols = start + tl.arange(0, BH)
+        col_mask = cols < per_group
+        m = row_mask[:, None] & col_mask[None, :]
+        x = tl.load(X + rows[:, None] * hidden + cols[None, :], mask=m, other=0.0)
+        tl.store(X + rows[:, None] * hidden + cols[None, :], x - acc[:, None], mask=m)
+'''
+
+
+def test_tiles_of_a_compile_time_length_split_among_groups_walk_a_partial_tail() -> None:
+    """``hidden // groups`` compiled per value is no multiple of BH in general: the last tile is
+    partial, and the same buffer's masked access in no other loop makes it a peeled tail."""
+    src = GROUPS.format(mask="row_mask[:, None]")
+    assert findings(src, Language.TRITON) == [(line_of(src, "x = tl.load("), "BC103")]
+
+
+def test_tiles_of_a_compile_time_length_split_among_groups_bounded_are_clean() -> None:
+    assert findings(GROUPS.format(mask="row_mask[:, None] & col_mask[None, :]"), Language.TRITON) == []
