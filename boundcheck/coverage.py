@@ -171,7 +171,10 @@ def describe_dims(dims: tuple[Dim, ...] | list[Dim], among: tuple[Dim, ...] = ()
 
 
 def smallest_break(dim: Dim) -> str:
-    """The smallest shape that leaves a partial tile: one more than a tile."""
+    """The smallest shape that leaves a partial tile: one more than a tile. A tile of indices read
+    from memory (Triton ``gathered`` dimensions) breaks on the values it holds, not on a shape."""
+    if dim.source.startswith("gathered "):
+        return "any index it reads at or past the extent (a padding or sentinel id)"
     return f"any extent that is not a multiple of {dim.tile}, e.g. {dim.tile} + 1" if dim.tile else \
         "any extent that is not a multiple of the tile"
 

@@ -81,6 +81,10 @@ def without_args(call: cst.Call, names: set[str]) -> cst.Call:
     return call.with_changes(args=args)
 
 
+def literal_zero(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.Integer, cst.Float)) and ast.literal_eval(node.value) == 0
+
+
 def code(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
@@ -94,6 +98,17 @@ def operand(node: cst.BaseExpression) -> str:
 WHOLE_TILE = "cannot tell: a whole tile arange(0, B) against a compile-time bound (no tail when B equals it)"
 # the skip reason of a loop over the tiles below the program's own, which an early exit keeps inside
 BELOW_EXIT = "not a bug: the loop walks only tiles below the program's own, which an early exit keeps inside the extent"
+
+
+# the skip reason of ``o_k < T`` in a loop over the key tiles before the program's own query tile
+BELOW_OWN_TILE = ("not a bug: the loop walks only tiles below the program's own tile of the same extent"
+                  " (range(0, i_t * BT, BS) with BT % BS == 0 stated, or down from i_t * BT - BS), all in bounds"
+                  " wherever that tile starts inside the extent, as every tile of a cdiv grid does")
+
+
+# the skip reason of a row mask dropped from a load whose row index is gathered under that mask
+GATHERED = ("not a bound bug: the index along this axis is gathered by a load under the same mask with other=0"
+            " (masked lanes read row 0, in bounds), and what they read there reaches no reduction along that axis")
 
 
 @dataclass
@@ -438,9 +453,9 @@ class TritonMutator:
         """Where the value of ``expr`` comes from, by the kernel's text: "const" (literals,
         ``tl.constexpr`` parameters and names assigned from them), "lanes" (an ``arange``), "scalar"
         (a program id, a loop variable), "extent" (a runtime parameter, a load, anything else)."""
-        if depth > 8:
+        if depth > 8:  # counted in names resolved, so a deep expression of few names stays readable
             return frozenset({"extent"})
-        sub = lambda e: self.origin(fn, e, depth + 1)  # noqa: E731
+        sub = lambda e: self.origin(fn, e, depth)  # noqa: E731
         if isinstance(expr, (cst.Integer, cst.Float)):
             return frozenset({"const"})
         if isinstance(expr, cst.Name):
@@ -451,7 +466,7 @@ class TritonMutator:
             values = self.bindings(fn, expr.value)
             if not values:
                 return frozenset({"extent"})
-            return frozenset().union(*(sub(v) for v in values))
+            return frozenset().union(*(self.origin(fn, v, depth + 1) for v in values))
         if isinstance(expr, cst.Attribute):
             return frozenset({"const"}) if dotted(expr).split(".")[0] in {"tl", "triton"} else frozenset({"extent"})
         if isinstance(expr, cst.BinaryOperation):
@@ -623,6 +638,10 @@ class TritonMutator:
                     why = "not a bound bug: the index is clamped into the extent (only the padding changes)"
                 if why is None and self.below_exited_tile(fn, victim):
                     why = BELOW_EXIT
+                if why is None and self.below_own_tile(fn, victim, call):
+                    why = BELOW_OWN_TILE
+                if why is None and self.gathered(fn, victim, call):
+                    why = GATHERED
                 if why is not None:
                     key = (operator, *self.start(victim))
                     if key in self.seen:
@@ -911,6 +930,114 @@ class TritonMutator:
             if not all(want in (upper if side == "upper" else lower) for side, want in needs):
                 return False
         return True
+
+    def below_own_tile(self, fn: Function, victim: cst.BaseExpression, call: cst.Call) -> bool:
+        """Whether the dropped conjunct is ``i_s + arange(0, BS) < T`` in a loop over ``i_s`` that
+        walks only tiles below the program's own tile ``S * BT + arange(0, BT)`` of T (a tile the
+        kernel bounds by the same T): up to ``S * BT`` by BS where the code states ``BT % BS == 0``,
+        or down from ``S * BT - BS`` by ``-BS``. Each such tile ends at or before ``S * BT``, which
+        is below T when the program's tile starts inside T (every program of a ``cdiv(T, BT)``
+        grid), so the test is true on every lane."""
+        tests = self.comparisons(fn, victim, call)
+        if len(tests) != 1 or len(tests[0].comparisons) != 1 \
+                or not isinstance(tests[0].comparisons[0].operator, cst.LessThan):
+            return False
+        index = self.strip(fn, tests[0].left, call)
+        extent = self._flat(tests[0].comparisons[0].comparator)
+        if not (isinstance(index, cst.BinaryOperation) and isinstance(index.operator, cst.Add)
+                and isinstance(index.left, cst.Name) and isinstance(index.right, cst.Call)
+                and dotted(index.right.func).split(".")[-1] == "arange" and len(index.right.args) == 2
+                and self._flat(index.right.args[0].value) == "0"):
+            return False
+        size = self._flat(index.right.args[1].value)
+        loop = next((lp for lp in fn.loops if isinstance(lp.target, cst.Name) and lp.target.value == index.left.value
+                     and self.pos[lp].start.line <= self.start(call)[0] <= self.pos[lp].end.line), None)
+        if loop is None or not (isinstance(loop.iter, cst.Call) and dotted(loop.iter.func) in RANGE_CALLS) \
+                or len(loop.iter.args) != 3 or any(a.keyword for a in loop.iter.args):
+            return False
+        start, stop, step = (self._flat(a.value) for a in loop.iter.args)
+        for own, tile in self.own_tiles(fn, extent):
+            if step == size and stop == own and (tile == size or stated_multiple(self.source, tile, size)):
+                return True
+            if step == f"-{size}" and start == f"{own}-{size}":
+                return True
+        return False
+
+    def own_tiles(self, fn: Function, extent: str) -> list[tuple[str, str]]:
+        """(start, tile) of each ``start + arange(0, tile)`` the kernel compares with ``extent``
+        (``o_q = i_t * BT + tl.arange(0, BT)`` under ``o_q < T``): the program's own tiles of it."""
+        out = []
+        for a in fn.assigns:
+            value = a.value
+            if not (len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name)
+                    and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)
+                    and isinstance(value.right, cst.Call) and dotted(value.right.func).split(".")[-1] == "arange"
+                    and len(value.right.args) == 2 and self._flat(value.right.args[0].value) == "0"
+                    and "lanes" not in self.origin(fn, value.left)):
+                continue
+            name = a.targets[0].target.value
+            bounded = any(isinstance(b.value, cst.Comparison) and len(b.value.comparisons) == 1
+                          and isinstance(b.value.left, cst.Name) and b.value.left.value == name
+                          and isinstance(b.value.comparisons[0].operator, cst.LessThan)
+                          and self._flat(b.value.comparisons[0].comparator) == extent for b in fn.assigns)
+            if bounded:
+                out.append((self._flat(value.left), self._flat(value.right.args[1].value)))
+        return out
+
+    def gathered(self, fn: Function, victim: cst.BaseExpression, call: cst.Call) -> bool:
+        """Whether the dropped conjunct ``m[:, None]`` guards a load whose index along that axis is
+        only ``idx[:, None] * stride`` with ``idx = tl.load(..., mask=m, other=0)``: the masked lanes
+        then read row 0, in bounds, and the load's padding along the axis becomes that row's data;
+        which is no bug where ``padflow`` finds that padding reaching no reduction along the axis."""
+        tag = self.axis_tag(fn, victim, call)
+        root = self.mask_root(fn, call)
+        if tag not in ("rows", "cols") or not isinstance(victim, cst.Subscript) or not isinstance(victim.value, cst.Name) \
+                or root is None:
+            return False
+        mask = self.resolve(fn, victim.value.value, call)
+        return mask is not None and all(self.gathered_load(fn, user, tag, mask) for user in root[1])
+
+    def gathered_load(self, fn: Function, call: cst.Call, tag: str, mask: cst.Assign) -> bool:
+        """``call`` (one access the dropped conjunct guards) is a load gathered along ``tag`` under
+        ``mask`` whose padding along that axis reaches no reduction there (see ``gathered``)."""
+        if self.access_rule(call) != "BC101" or not call.args or call.args[0].keyword is not None:
+            return False
+        along = [sub for sub in self.subscripts(fn, call.args[0].value, call) if self.axis_tag(fn, sub, call) == tag]
+        if not along or not all(self.gather_of(fn, sub.value, call, mask) for sub in along):
+            return False
+        axis = 0 if tag == "rows" else 1
+        stmts = self.statements(fn)
+        lines = {id(st): self.pos[st].start.line for st in stmts}
+        names = self.names(kwarg(call, "mask").value) - {"tl", "triton"}
+        runs = [padflow.Flow(call, stmts, lines, names).run(padflow.Pad({axis: value}, 2))
+                for value in ("0", padflow.FINITE_CONSTANT)]
+        return padflow.judge(*runs).reason.startswith("not a bug")
+
+    def subscripts(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> list[cst.Subscript]:
+        """The ``x[:, None]`` / ``x[None, :]`` subscripts of a pointer, through names of one value."""
+        if depth > 4:
+            return []
+        if isinstance(expr, cst.Name):
+            values = self.bindings(fn, expr.value)
+            return self.subscripts(fn, values[0], at, depth + 1) if values and len(values) == 1 else []
+        if isinstance(expr, cst.Subscript):
+            return [expr]
+        if isinstance(expr, cst.BinaryOperation):
+            return self.subscripts(fn, expr.left, at, depth) + self.subscripts(fn, expr.right, at, depth)
+        return []
+
+    def gather_of(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, mask: cst.Assign) -> bool:
+        """``expr`` is (a cast of) ``tl.load(..., mask=m, other=0)`` with ``m`` as ``mask`` binds it."""
+        if isinstance(expr, cst.Name):
+            values = self.bindings(fn, expr.value)
+            return bool(values) and len(values) == 1 and self.gather_of(fn, values[0], at, mask)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "to":
+            return self.gather_of(fn, expr.func.value, at, mask)
+        if not (isinstance(expr, cst.Call) and dotted(expr.func).split(".")[-1] == "load"):
+            return False
+        arg, other = kwarg(expr, "mask"), kwarg(expr, "other")
+        return arg is not None and other is not None and isinstance(arg.value, cst.Name) \
+            and self.resolve(fn, arg.value.value, expr) is mask and literal_zero(other.value)
 
     def off_by_one(self, fn: Function) -> None:
         for call in self.accesses(fn):

@@ -58,6 +58,7 @@ _DESCRIPTORS = {"make_tensor_descriptor", "_experimental_make_tensor_descriptor"
                 "tensor_descriptor", "host_tensor_descriptor"}
 _RESHAPES = {"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "join", "split"}
 _RANGES = {"range", "static_range"}
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}  # `n > x` is `x < n`
 _MODULE_NUMBER = re.compile(r"([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*\d+\s*(?:#.*)?$")  # GROUP = 32
 _MAX_INLINE_DEPTH = 4
 
@@ -450,6 +451,29 @@ class KernelAnalyser:
                 return False
         return True
 
+    @cached_property
+    def _branch_tests(self) -> dict[int, list[ast.expr]]:
+        """The tests of the ``if`` statements each node of the body lies under (by node id)."""
+        out: dict[int, list[ast.expr]] = {}
+
+        def visit(node: ast.AST, tests: list[ast.expr]) -> None:
+            out[id(node)] = tests
+            if isinstance(node, ast.If):
+                visit(node.test, tests)
+                for child in [*node.body, *node.orelse]:
+                    visit(child, [*tests, node.test])
+                return
+            for child in ast.iter_child_nodes(node):
+                visit(child, tests)
+
+        visit(self.fn, [])
+        return out
+
+    def _under_compile_time_branch(self, node: ast.AST) -> bool:
+        """``if USE_TMA: tl.static_assert(K % BK == 0)``: the assert is compiled, and so holds,
+        only where that compile-time branch is taken; a runtime ``if`` does not prune it."""
+        return any(self._compile_time(t) for t in self._branch_tests.get(id(node), []))
+
     def _enter_branch(self, key: str | None, taken: bool) -> None:
         """Under a compile-time test seen before, a name assigned under the same outcome and not
         reassigned since holds that branch's value, not the other branch's."""
@@ -546,14 +570,16 @@ class KernelAnalyser:
         """``range(0, N, BLOCK_N)`` with N a ``tl.constexpr`` parameter of the kernel (a vocabulary
         or row length compiled per value): where N is no multiple of the step the last tile is
         partial, as with a runtime N. Not where N is itself a tile size (``range(0, BLOCK_K, 16)``)
-        or every launch passes a number written in the code."""
-        if stop is None or step is None or start is None or not isinstance(stop.expr, sy.Sym) \
-                or stop.expr.kind is not sy.Kind.CONST:
+        or every launch passes a number written in the code. Also N split evenly among groups
+        (``hidden_size // channels_per_group``) of such parameters."""
+        if stop is None or step is None or start is None or stop.expr is None \
+                or not (isinstance(stop.expr, sy.Sym) or isinstance(stop.expr, sy.Bin) and stop.expr.op == "//"):
             return False
         if not (isinstance(start.expr, sy.Num) and start.expr.value == 0):
             return False
-        name = stop.expr.name
-        return name in self._params and name not in self._tile_sizes() and not self._fixed_at_launches(name)
+        names = list(sy.syms(stop.expr))
+        return all(s.kind is sy.Kind.CONST and s.name in self._params and s.name not in self._tile_sizes()
+                   and not self._fixed_at_launches(s.name) for s in names) and bool(names)
 
     def _grid_stride_floor(self, trip: FloorDiv, body: list[_Pending]) -> bool:
         """``range(n // (tl.num_programs(0) * B))`` over rows ``i * stride + pid * B + arange(0, B)``
@@ -832,7 +858,7 @@ class KernelAnalyser:
         if name in ("static_assert", "device_assert") and args:
             fact = divisibility(args[0], self.text, name)
             if fact:
-                self.contracts.append(fact)
+                (self.facts if self._under_compile_time_branch(node) else self.contracts).append(fact)
             return Val()
         if name == "cdiv" and len(args) == 2:
             self.tiles.add(self.text(args[1]))
@@ -1011,6 +1037,8 @@ class KernelAnalyser:
                 masked_by = _masked_by(mask.conds, found, dims)
                 row_tests = _row_tests(mask.conds, self.loop_of)
         guards.extend(self._tile_guard_bounds(parts))
+        gathered, gathered_bounds = self._gathered_dims(ptr.expr, mask.conds if mask is not None else None)
+        dims, guards = (*dims, *gathered), [*guards, *gathered_bounds]
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
         padding, flows, other_at = None, (), None
         if kind is AccessKind.READ and mask is not None:
@@ -1057,6 +1085,25 @@ class KernelAnalyser:
             if _chunk_offset(rest, part.offset_syms, programs):
                 return replace(dim, loop=replace(loop, full_tiles=False, walks_tail=True))
         return dim
+
+    def _gathered_dims(self, index: sy.Expr, conds: tuple[Comparison, ...] | None) -> tuple[list[Dim], list[Bound]]:
+        """``a + offs_token[:, None] // top_k * s``: a tile of indices read from memory, broadcast
+        along an axis, is a dimension of the access too. Like a whole tile it needs a bound only
+        where the kernel bounds it somewhere (``offs_token < num_valid_tokens``: padded ids past the
+        end); the mask's comparisons of that loaded value bound it here."""
+        dims, bounds = [], []
+        for name, axis in sorted(_loaded(index), key=str):
+            source = f"gathered {name}"
+            label = next((n for n, v in self.env.items() if v.expr == sy.Sym(name, sy.Kind.OTHER)), name)
+            dims.append(Dim(source, label, None, Tiling.WHOLE, axis))
+            for c in conds or ():
+                left, op, right = (c.left, c.op, c.right) if _loaded(c.left) else (c.right, _FLIPPED.get(c.op, c.op), c.left)
+                if op in ("<", "<=") and {n for n, _ in _loaded(left)} == {name} and not _loaded(right) \
+                        and not sy.lanes(left) and not sy.lanes(right) and sy.variable(sy.expand(right)):
+                    bounds.append(Bound(source, c.left_text if left is c.left else c.right_text, op, sy.render(right),
+                                        bool(sy.kinds(right) - {sy.Kind.PROGRAM, sy.Kind.LOOP}), c.span, axis=axis,
+                                        op_span=c.op_span, op_text=c.op_text))
+        return dims, bounds
 
     def _block_access(self, kind: AccessKind, bp: BlockPtr, given: dict[str, ast.expr], span: Span,
                       text: str) -> Val:
@@ -1176,6 +1223,19 @@ def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
     return False
 
 
+def _loaded(e: sy.Expr, axis: int | None = None) -> set[tuple[str, int]]:
+    """The values read from memory (``tl.load`` results) in ``e`` that lie along a broadcast axis
+    (``offs_token[:, None]``), with that axis: a gathered tile of indices."""
+    match e:
+        case sy.Sym(name=name, kind=sy.Kind.OTHER) if axis is not None and name.startswith(("tl.load(", "load(")):
+            return {(name, axis)}
+        case sy.Axis(expr=inner, axis=a):
+            return _loaded(inner, a if axis is None else axis)
+        case sy.Bin(left=left, right=right):
+            return _loaded(left, axis) | _loaded(right, axis)
+    return set()
+
+
 def _clamp(bound: Bound) -> bool:
     """``min(offs, n - 1)``: safe to read, but a write through it lands the lanes past the end on
     the last element, over the value its own lane writes there."""
@@ -1263,7 +1323,8 @@ def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None
         return False
     if step is None:
         if isinstance(stop, sy.Call) and stop.fn == "min":  # range(a, min(first_safe, cdiv(T, BT)))
-            return any(isinstance(e, sy.Call) and e.fn == "cdiv" and _runtime_extent(e.args[0]) for e in stop.args)
+            return any(isinstance(e, sy.Call) and e.fn == "cdiv" and (_runtime_extent(e.args[0]) or _remaining_extent(e.args[0]))
+                       for e in stop.args)
         return isinstance(stop, sy.Call) and stop.fn == "cdiv"
     at_zero = start is not None and isinstance(start.expr, sy.Num) and start.expr.value == 0
     if at_zero and isinstance(stop, sy.Sym) and stop.kind is sy.Kind.EXTENT:
@@ -1274,6 +1335,24 @@ def _runs_partial_tile(stop: sy.Expr | None, step: Val | None, start: Val | None
     terms = sy.variable(sy.expand(stop))
     moving = [t for t in terms if any(sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} for f in t.factors)]
     return bool(moving) and all(t.coeff > 0 for t in terms) and len(moving) < len(terms)
+
+
+def _remaining_extent(e: sy.Expr) -> bool:
+    """``T - i_t * BT``: what is left of a runtime extent past a position (a program or loop
+    offset, or a chunk index read from memory). ``min(NC, cdiv(T - i_t * BT, BC))`` sub-tiles stop
+    at the partial one in the last chunk."""
+    sums: dict[tuple[str, ...], tuple[float, tuple[sy.Expr, ...]]] = {}
+    for t in sy.variable(sy.expand(e)):  # like terms cancel: `i_b * T + T - i_b * T` is T
+        key = tuple(sorted(sy.render(f) for f in t.factors))
+        sums[key] = (sums.get(key, (0, t.factors))[0] + t.coeff, t.factors)
+    terms = [(c, fs) for c, fs in sums.values() if c != 0]
+    kinds = [set().union(*(sy.kinds(f) for f in fs)) for _, fs in terms]
+    loaded = [any(isinstance(s_, sy.Sym) and s_.kind is sy.Kind.OTHER and "load(" in s_.name
+                  for f in fs for s_ in sy.syms(f)) for _, fs in terms]
+    positions = [c < 0 and (bool(k & {sy.Kind.PROGRAM, sy.Kind.LOOP}) or ld) for (c, _), k, ld in zip(terms, kinds, loaded)]
+    extents = [c > 0 and not k & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE} and bool(k & {sy.Kind.EXTENT, sy.Kind.OTHER})
+               and not ld for (c, _), k, ld in zip(terms, kinds, loaded)]
+    return any(positions) and any(extents) and all(p or x for p, x in zip(positions, extents))
 
 
 def _rounded_up(e: sy.Expr) -> bool:
