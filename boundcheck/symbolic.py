@@ -325,19 +325,11 @@ def _whole_tile_pitch(terms: list[Term], lane_term: Term, lane_name: str, axis: 
         return None
     stride = _stride_key(lane_term)
     for t in terms:
-        if t is lane_term:
-            continue
-        sizes = [f for f in t.factors if not lanes(f) and not (kinds(f) & {Kind.PROGRAM, Kind.LOOP})]
-        pitch = [render(f) for f in sizes]
-        if not (tile in pitch and stride <= set(pitch) and len(set(pitch) - stride - {tile}) >= 1):
-            continue
-        # the next dimension is itself indexed by lanes: its stride is the pitch; a row index with
-        # no lanes is one only where the rows hold a runtime count of tiles (``tok * (num_heads * S)``
-        # next to ``head * S + arange(0, S)``): a compile-time count (``pid * UNROLL * BLOCK``) is
-        # a group of tiles offset by the program, whose last one can be partial
-        if any(lanes(f) for f in t.factors) or (
-                len(sizes) < len(t.factors) and any(
-                    kinds(f) == {Kind.EXTENT} for f in sizes if render(f) not in stride | {tile})):
+        if t is lane_term or not any(lanes(f) for f in t.factors):
+            continue  # the next dimension is itself indexed by lanes: its stride is the pitch
+        pitch = [render(f) for f in t.factors
+                 if not lanes(f) and not (kinds(f) & {Kind.PROGRAM, Kind.LOOP})]
+        if tile in pitch and stride <= set(pitch) and len(set(pitch) - stride - {tile}) >= 1:
             return Bound(lane_name, lane_name, "<", " * ".join(sorted(pitch)), True, span, wrap=True, axis=axis)
     return None
 
