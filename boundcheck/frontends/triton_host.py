@@ -190,8 +190,9 @@ class _Host:
 
         for f in self.facts:
             self.ctx.host_contracts.setdefault(name, []).extend(in_kernel_terms(f, "host assert"))
+        # a test of a compile-time size (`if BT == 64:` choosing a variant) states no runtime extent
         self.ctx.branch_contracts.setdefault(name, []).append(
-            frozenset(d for f in self.branch for d in in_kernel_terms(f, "host branch")))
+            frozenset(d for f in self.branch for d in in_kernel_terms(f, "host branch") if d.extent not in constexpr))
 
     def through_launcher(self, node: ast.Call) -> list[tuple[ast.Call, str]]:
         """Launches made by a module function that takes the kernel as an argument

@@ -122,3 +122,27 @@ def test_a_floored_grid_through_a_launcher_is_reported_at_the_callers_division()
             _launch(tail_kernel, (n // BLOCK,), dict(X=x, Y=y, n=n, BLOCK=BLOCK))
         ''')
     assert findings(src) == [*unmasked(), (line_of(src, "(n // BLOCK,)"), "BC302")]  # even_kernel: no launch
+
+
+def test_a_test_of_a_compile_time_size_is_no_contract() -> None:
+    """``if BT == 64:`` picks a kernel variant: BT is a compile-time size, so the branch says nothing
+    of the runtime extent the kernel's tiles of BC (16, a divisor of 64) run over."""
+    src = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def sub(X, Y, T, BT: tl.constexpr, BC: tl.constexpr):
+    o = tl.program_id(0) * BC + tl.arange(0, BC)
+    tl.store(Y + o, tl.load(X + o, mask=o < T), mask=o < T)
+    tl.store(Y + T + o, tl.load(X + o))
+
+
+def run(x, y, BT: int = 64):
+    T = x.shape[0]
+    if BT == 64:
+        sub[(triton.cdiv(T, 16),)](x, y, T, BT=BT, BC=16)
+'''
+    line = line_of(src, "tl.store(Y + T + o")
+    assert findings(src) == [(line, "BC101"), (line, "BC102")]
