@@ -190,9 +190,13 @@ class _Host:
 
         for f in self.facts:
             self.ctx.host_contracts.setdefault(name, []).extend(in_kernel_terms(f, "host assert"))
-        # a test of a compile-time size (`if BT == 64:` choosing a variant) states no runtime extent
+        def variant(f: Divisibility) -> bool:
+            """``if BT == 64:`` picks a kernel variant by a compile-time size: through the divisors of
+            64 it would make ``BT % BC`` a fact, which says nothing of a runtime extent."""
+            return f in self.equalities and f.tile.isdigit() and set(to_kernel.get(f.extent, [f.extent])) <= constexpr
+
         self.ctx.branch_contracts.setdefault(name, []).append(
-            frozenset(d for f in self.branch for d in in_kernel_terms(f, "host branch") if d.extent not in constexpr))
+            frozenset(d for f in self.branch if not variant(f) for d in in_kernel_terms(f, "host branch")))
 
     def through_launcher(self, node: ast.Call) -> list[tuple[ast.Call, str]]:
         """Launches made by a module function that takes the kernel as an argument
