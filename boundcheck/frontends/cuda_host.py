@@ -470,6 +470,7 @@ def _inexact_quotient(e: Expr) -> bool:
 # --- facts from early rejections and from the callers of a launcher -----------------------------
 
 _LEAVE = {"exit", "_exit", "_Exit", "quick_exit", "abort"}
+_ROUNDED_MASK = re.compile(rb"&\s*~")  # `(V + 63) & ~63`, not a destructor `~Name()`
 _DEPTH = 3  # callers followed upwards: main → test driver → launcher; no fixpoint over a call graph
 
 
@@ -585,8 +586,8 @@ def _sites(conv: Converter) -> dict[str, list[_Site]]:
         level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
                  if f.get_usr() not in targets and any(n in chunk for n in names)}
         targets.update(level)
-    if not any(b"%" in chunk or b"~" in chunk for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
-        _SITES[conv] = {}  # every caller fact is a remainder test: none written, none to walk for
+    if not any(b"%" in chunk or _ROUNDED_MASK.search(chunk) for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
+        _SITES[conv] = {}  # every caller fact is a remainder test or an `& ~` rounding: none written
         return _SITES[conv]
     spellings: dict[str, list[str]] = {}
     for usr, f in targets.items():
