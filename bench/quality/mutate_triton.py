@@ -18,6 +18,7 @@ from bench.quality import padflow
 from bench.quality.divisible import stated_multiple
 from bench.quality.linear import Form, linear
 from bench.quality.mutant import Mutant, Mutations, splice
+from bench.quality.pow2 import pow2_divides
 
 ACCESS_READ = {"load"}
 ACCESS_WRITE = {"store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
@@ -102,8 +103,9 @@ BELOW_EXIT = "not a bug: the loop walks only tiles below the program's own, whic
 
 # the skip reason of ``o_k < T`` in a loop over the key tiles before the program's own query tile
 BELOW_OWN_TILE = ("not a bug: the loop walks only tiles below the program's own tile of the same extent"
-                  " (range(0, i_t * BT, BS) with BT % BS == 0 stated, or down from i_t * BT - BS), all in bounds"
-                  " wherever that tile starts inside the extent, as every tile of a cdiv grid does")
+                  " (range(0, i_t * BT, BS) with BT % BS == 0 stated, or BS and BT only ever powers of two with"
+                  " BS no larger than BT, or down from i_t * BT - BS), all in bounds wherever that tile starts"
+                  " inside the extent, as every tile of a cdiv grid does")
 
 
 # the skip reason of a row mask dropped from a load whose row index is gathered under that mask
@@ -934,8 +936,8 @@ class TritonMutator:
     def below_own_tile(self, fn: Function, victim: cst.BaseExpression, call: cst.Call) -> bool:
         """Whether the dropped conjunct is ``i_s + arange(0, BS) < T`` in a loop over ``i_s`` that
         walks only tiles below the program's own tile ``S * BT + arange(0, BT)`` of T (a tile the
-        kernel bounds by the same T): up to ``S * BT`` by BS where the code states ``BT % BS == 0``,
-        or down from ``S * BT - BS`` by ``-BS``. Each such tile ends at or before ``S * BT``, which
+        kernel bounds by the same T): up to ``S * BT`` by BS where the code states ``BT % BS == 0`` (or
+        gives both only powers of two, BS no larger than BT), or down from ``S * BT - BS`` by ``-BS``. Each such tile ends at or before ``S * BT``, which
         is below T when the program's tile starts inside T (every program of a ``cdiv(T, BT)``
         grid), so the test is true on every lane."""
         tests = self.comparisons(fn, victim, call)
@@ -957,7 +959,8 @@ class TritonMutator:
             return False
         start, stop, step = (self._flat(a.value) for a in loop.iter.args)
         for own, tile in self.own_tiles(fn, extent):
-            if step == size and stop == own and (tile == size or stated_multiple(self.source, tile, size)):
+            if step == size and stop == own and (tile == size or stated_multiple(self.source, tile, size)
+                                                 or pow2_divides(self.source, tile, size)):
                 return True
             if step == f"-{size}" and start == f"{own}-{size}":
                 return True
