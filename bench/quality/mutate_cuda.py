@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import pairwise, permutations
+from itertools import pairwise
 
 import clang.cindex as ci
 

@@ -161,7 +161,7 @@ class _Walk:
 
     def _arms(self, c: ci.Cursor) -> None:
         kids = child_list(c)
-        cond, then = if_parts(c)
+        _, then = if_parts(c)
         if then is not None:
             self.arms += [(first(k).offset, last(k).offset) for k in kids[kids.index(then):]]
 
