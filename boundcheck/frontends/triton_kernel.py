@@ -213,6 +213,7 @@ class KernelAnalyser:
         self.flags: dict[str, Flag] = {}
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
+        self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
         self.masks: list[tuple[str, Val]] = []  # `name = <comparison>` in the kernel's own body
         # (compile-time test, outcome) -> name -> (its value in that branch, its value after the if)
@@ -363,6 +364,10 @@ class KernelAnalyser:
             self._stmt(stmt)
 
     def _stmt(self, stmt: ast.stmt) -> None:
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                if isinstance(target, ast.Name):
+                    self.defs[target.id] = stmt.value
         if isinstance(stmt, ast.Assign):
             value = self.ev(stmt.value)
             for target in stmt.targets:
@@ -1009,7 +1014,8 @@ class KernelAnalyser:
         if ptr.expr is None:
             return self._sym(node)
         parts = sy.dims_of(ptr.expr, span, self.loop_of)
-        dims = tuple(self._past_own_subtile(p, ptr.expr) for p in parts)
+        names = self._index_names(given["pointer"])
+        dims = tuple(self._past_own_subtile(replace(p, dim=_named(p.dim, names)), ptr.expr) for p in parts)
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
@@ -1055,6 +1061,31 @@ class KernelAnalyser:
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
+
+    def _index_names(self, node: ast.expr, axis: int | None = None, depth: int = 0) -> dict[tuple[str, int | None], str]:
+        """The variable each lane dimension of an index is written with, by (lane source, axis):
+        ``offs_m[:, None] * N + offs_n[None, :]`` names the two axes of one ``arange(0, B)``
+        apart, through the local names the pointer is built from."""
+        out: dict[tuple[str, int | None], str] = {}
+        if depth > _MAX_INLINE_DEPTH:
+            return out
+        if isinstance(node, ast.Subscript):
+            return self._index_names(node.value, _broadcast_axis(node.slice, axis), depth)
+        if isinstance(node, ast.Name):
+            val = self.env.get(node.id)
+            found = sy.lanes(val.expr) if val is not None and val.expr is not None else set()
+            if len(found) == 1 and not _based(val.expr):  # type: ignore[arg-type]
+                # one lane on one axis, and no pointer it is added to: the dimension's own index
+                source, own = next(iter(found))
+                return {(source, own if own is not None else axis): node.id}
+            if node.id in self.defs:
+                return self._index_names(self.defs[node.id], axis, depth + 1)
+            return out
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                for key, name in self._index_names(child, axis, depth).items():
+                    out.setdefault(key, name)
+        return out
 
     def _past_own_subtile(self, part: sy.DimPart, index: sy.Expr) -> Dim:
         """``i_t * BT + i_j * BC + arange(0, BC)``: sub-tiles of the program's chunk i_t, counted
@@ -1205,7 +1236,7 @@ class KernelAnalyser:
                     p.guards = (*p.guards, replace(b, span=p.span, axis=d.axis))
 
     def _finish(self, p: _Pending) -> Access:
-        dims = tuple(replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
+        dims = tuple(d if d.label != d.source else replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts, 1, p.opaque, p.checked, p.text, p.other_at, masked_by=p.masked_by)
 
@@ -1221,6 +1252,21 @@ def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
                                  for f in t.factors):
             return True
     return False
+
+
+def _broadcast_axis(index: ast.expr, axis: int | None) -> int | None:
+    """The axis ``x[:, None]`` (0) or ``x[None, :]`` (1) puts ``x`` on; the enclosing one otherwise."""
+    elts = index.elts if isinstance(index, ast.Tuple) else [index]
+    full = [isinstance(e, ast.Slice) and e.lower is None and e.upper is None and e.step is None for e in elts]
+    if full.count(True) == 1 and all(f or isinstance(e, ast.Constant) and e.value is None for f, e in zip(full, elts)):
+        return full.index(True)
+    return axis
+
+
+def _named(dim: Dim, names: dict[tuple[str, int | None], str]) -> Dim:
+    """The dimension labelled by the variable its index writes it with, where there is one."""
+    name = names.get((dim.source, dim.axis))
+    return replace(dim, label=name) if name is not None else dim
 
 
 def _loaded(e: sy.Expr, axis: int | None = None) -> set[tuple[str, int]]:
@@ -1566,6 +1612,12 @@ def _row_tests(conds: tuple[Comparison, ...], loops: dict[str, Loop]) -> tuple[t
 
 def _has_lanes(c: Comparison) -> bool:
     return bool(sy.lanes(c.left) or sy.lanes(c.right))
+
+
+def _based(expr: sy.Expr) -> bool:
+    """The address has a unit term that is a plain parameter or value (a pointer, ``p = x + offs``)."""
+    return any(len(t.factors) == 1 and t.coeff == 1 and isinstance(t.factors[0], sy.Sym)
+               and t.factors[0].kind in (sy.Kind.EXTENT, sy.Kind.OTHER) for t in sy.expand(expr))
 
 
 def _buffer(expr: sy.Expr) -> str:
