@@ -185,6 +185,20 @@ def variable(terms: list[Term]) -> list[Term]:
     return [t for t in terms if t.factors and t.coeff != 0]
 
 
+def collect(terms: list[Term]) -> list[Term]:
+    """Like terms added up, the ones that cancel dropped: ``i_b * T + T - i_b * T`` is ``T``."""
+    sums: dict[tuple[str, ...], Term] = {}
+    for t in terms:
+        key = tuple(sorted(render(f) for f in t.factors))
+        sums[key] = Term(sums[key].coeff + t.coeff, t.factors) if key in sums else t
+    return [t for t in sums.values() if t.coeff != 0]
+
+
+def is_loaded(e: Expr) -> bool:
+    """A value read from memory (``tl.load(...)``, kept as its text): data, not a size or an id."""
+    return isinstance(e, Sym) and e.kind is Kind.OTHER and e.name.startswith(("tl.load(", "load("))
+
+
 def terms_text(terms: list[Term]) -> str:
     """Canonical text of a sum (order-independent), used to compare limits and tiles."""
     parts = []
@@ -390,7 +404,7 @@ def _intrinsic(t: Term, lane_name: str, axis: int | None, span: Span) -> Bound |
 
 # --- comparisons ----------------------------------------------------------------------------
 
-_FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}  # `n > x` is `x < n`
 _NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 
 
@@ -408,7 +422,7 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
     if bool(l_lanes) == bool(r_lanes):
         return []
     if r_lanes:
-        left, right, op, l_lanes = right, left, _FLIP[op], r_lanes
+        left, right, op, l_lanes = right, left, FLIP[op], r_lanes
     left, op, right = upper_form(left, op, right)
     if op not in ("<", "<="):
         return []
@@ -437,9 +451,9 @@ def upper_form(left: Expr, op: str, right: Expr) -> tuple[Expr, str, Expr]:
     """A comparison with its lane side first, and ``n - i > k`` (what is left past ``i`` exceeds
     ``k``, as halo loads write it) as the bound ``i + k < n`` it is."""
     if lanes(right) and not lanes(left):
-        left, right, op = right, left, _FLIP[op]
+        left, right, op = right, left, FLIP[op]
     if op in (">", ">=") and isinstance(left, Bin) and left.op == "-" and lanes(left.right) and not lanes(left.left):
-        return (left.right if right == Num(0) else Bin("+", left.right, right)), _FLIP[op], left.left
+        return (left.right if right == Num(0) else Bin("+", left.right, right)), FLIP[op], left.left
     return left, op, right
 
 
@@ -458,7 +472,7 @@ def always_true(left: Expr, op: str, right: Expr) -> bool:
     if bool(lanes(left)) == bool(lanes(right)):
         return False
     if lanes(right):
-        left, right, op = right, left, _FLIP[op]
+        left, right, op = right, left, FLIP[op]
     return op == "<" and _within_own_tile(expand(left), expand(right))
 
 

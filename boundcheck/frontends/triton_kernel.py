@@ -58,7 +58,6 @@ _DESCRIPTORS = {"make_tensor_descriptor", "_experimental_make_tensor_descriptor"
                 "tensor_descriptor", "host_tensor_descriptor"}
 _RESHAPES = {"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "join", "split"}
 _RANGES = {"range", "static_range"}
-_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}  # `n > x` is `x < n`
 _MODULE_NUMBER = re.compile(r"([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*\d+\s*(?:#.*)?$")  # GROUP = 32
 _MAX_INLINE_DEPTH = 4
 
@@ -1128,7 +1127,7 @@ class KernelAnalyser:
             label = next((n for n, v in self.env.items() if v.expr == sy.Sym(name, sy.Kind.OTHER)), name)
             dims.append(Dim(source, label, None, Tiling.WHOLE, axis))
             for c in conds or ():
-                left, op, right = (c.left, c.op, c.right) if _loaded(c.left) else (c.right, _FLIPPED.get(c.op, c.op), c.left)
+                left, op, right = (c.left, c.op, c.right) if _loaded(c.left) else (c.right, sy.FLIP.get(c.op, c.op), c.left)
                 if op in ("<", "<=") and {n for n, _ in _loaded(left)} == {name} and not _loaded(right) \
                         and not sy.lanes(left) and not sy.lanes(right) and sy.variable(sy.expand(right)):
                     bounds.append(Bound(source, c.left_text if left is c.left else c.right_text, op, sy.render(right),
@@ -1248,8 +1247,7 @@ def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
         return False
     for t in sy.variable(sy.expand(offset)):
         names = [sy.render(f) for f in t.factors]
-        if tile in names and any(isinstance(f, sy.Sym) and f.kind is sy.Kind.OTHER and "load(" in f.name
-                                 for f in t.factors):
+        if tile in names and any(sy.is_loaded(f) for f in t.factors):
             return True
     return False
 
@@ -1273,7 +1271,7 @@ def _loaded(e: sy.Expr, axis: int | None = None) -> set[tuple[str, int]]:
     """The values read from memory (``tl.load`` results) in ``e`` that lie along a broadcast axis
     (``offs_token[:, None]``), with that axis: a gathered tile of indices."""
     match e:
-        case sy.Sym(name=name, kind=sy.Kind.OTHER) if axis is not None and name.startswith(("tl.load(", "load(")):
+        case sy.Sym(name=name) if axis is not None and sy.is_loaded(e):
             return {(name, axis)}
         case sy.Axis(expr=inner, axis=a):
             return _loaded(inner, a if axis is None else axis)
@@ -1387,17 +1385,13 @@ def _remaining_extent(e: sy.Expr) -> bool:
     """``T - i_t * BT``: what is left of a runtime extent past a position (a program or loop
     offset, or a chunk index read from memory). ``min(NC, cdiv(T - i_t * BT, BC))`` sub-tiles stop
     at the partial one in the last chunk."""
-    sums: dict[tuple[str, ...], tuple[float, tuple[sy.Expr, ...]]] = {}
-    for t in sy.variable(sy.expand(e)):  # like terms cancel: `i_b * T + T - i_b * T` is T
-        key = tuple(sorted(sy.render(f) for f in t.factors))
-        sums[key] = (sums.get(key, (0, t.factors))[0] + t.coeff, t.factors)
-    terms = [(c, fs) for c, fs in sums.values() if c != 0]
-    kinds = [set().union(*(sy.kinds(f) for f in fs)) for _, fs in terms]
-    loaded = [any(isinstance(s_, sy.Sym) and s_.kind is sy.Kind.OTHER and "load(" in s_.name
-                  for f in fs for s_ in sy.syms(f)) for _, fs in terms]
-    positions = [c < 0 and (bool(k & {sy.Kind.PROGRAM, sy.Kind.LOOP}) or ld) for (c, _), k, ld in zip(terms, kinds, loaded)]
-    extents = [c > 0 and not k & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE} and bool(k & {sy.Kind.EXTENT, sy.Kind.OTHER})
-               and not ld for (c, _), k, ld in zip(terms, kinds, loaded)]
+    positions, extents = [], []
+    for t in sy.collect(sy.variable(sy.expand(e))):
+        kinds = set().union(*(sy.kinds(f) for f in t.factors))
+        loaded = any(sy.is_loaded(s) for f in t.factors for s in sy.syms(f))
+        positions.append(t.coeff < 0 and (bool(kinds & {sy.Kind.PROGRAM, sy.Kind.LOOP}) or loaded))
+        extents.append(t.coeff > 0 and not loaded and not kinds & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE}
+                       and bool(kinds & {sy.Kind.EXTENT, sy.Kind.OTHER}))
     return any(positions) and any(extents) and all(p or x for p, x in zip(positions, extents))
 
 
