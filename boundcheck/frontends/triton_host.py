@@ -212,7 +212,7 @@ class _Host:
             if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Subscript) \
                     and isinstance(inner.func.value, ast.Name) and inner.func.value.id in given \
                     and (kernel := self.kernel_of(given[inner.func.value.id])):
-                launch = _Substitute(given).visit(_deepcopy(inner))
+                launch = _Substitute(given).visit(copy.deepcopy(inner))
                 out.append((ast.copy_location(launch, node), kernel))
         return out
 
@@ -447,10 +447,6 @@ class _Substitute(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         return self.given.get(node.id, node)
-
-
-def _deepcopy(node: ast.Call) -> ast.Call:
-    return copy.deepcopy(node)
 
 
 def _returned(fn: ast.FunctionDef) -> ast.expr | None:
