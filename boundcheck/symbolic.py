@@ -9,6 +9,7 @@ divisions. Everything it cannot read stays an opaque factor, so rules stay silen
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -244,6 +245,9 @@ class DimPart:
     whole_rows: bool = False  # the intrinsic bound is a row pitch of whole tiles (a layout fact)
     shift: int = 0  # constant steps of this dimension's stride in the index (``(o - 1) * s`` has -1)
     stride: tuple[str, ...] = ()  # the lane term's other factors, and its coefficient when not 1
+    # program / loop terms whose longest lane stride is this one's, with that stride taken out,
+    # whether or not they step by its tile: ``i_t * BT`` next to ``i_j * BC + arange(0, BC)`` (a chunk)
+    outer: tuple[tuple[Expr, ...], ...] = ()
 
 
 def dims_of(
@@ -274,6 +278,7 @@ def dims_of(
                 best, best_len = i, len(s)
         if best is not None:
             groups[best].append(t)
+    outer = _outer_offsets(terms, lane_terms)
     parts: dict[tuple[str, int | None], DimPart] = {}
     for i, lt in enumerate(lane_terms):
         for lane_name, axis in sorted(lanes(Call("", lt.factors)), key=str):
@@ -297,8 +302,30 @@ def dims_of(
                 parts[key] = DimPart(dim, intrinsic, offset, whole_rows=rows is not None,
                                      shift=_shift(every, lane_terms, lt, lane_name),
                                      stride=tuple(sorted(render(f) for f in lt.factors if not lanes(f)))
-                                     + ((str(_int(lt.coeff)),) if lt.coeff != 1 else ()))
+                                     + ((str(_int(lt.coeff)),) if lt.coeff != 1 else ()),
+                                     outer=outer[i])
     return list(parts.values())
+
+
+def _outer_offsets(terms: list[Term], lane_terms: list[Term]) -> list[tuple[tuple[Expr, ...], ...]]:
+    """Per lane term, the program / loop terms whose longest contained lane stride is its own,
+    each with that stride's factors taken out (``DimPart.outer``)."""
+    strides = [sorted(render(f) for f in lt.factors if not lanes(f)) for lt in lane_terms]
+    out: list[list[tuple[Expr, ...]]] = [[] for _ in lane_terms]
+    for t in terms:
+        if t in lane_terms or not (_term_kinds(t) & {Kind.PROGRAM, Kind.LOOP}):
+            continue
+        names = Counter(render(f) for f in t.factors)
+        longest = max((st for st in strides if not Counter(st) - names), key=len, default=None)
+        if longest is None:
+            continue
+        rest = list(t.factors)
+        for name in longest:
+            rest.remove(next(f for f in rest if render(f) == name))
+        for i, st in enumerate(strides):
+            if st == longest:
+                out[i].append(tuple(rest))
+    return [tuple(o) for o in out]
 
 
 def _shift(terms: list[Term], lane_terms: list[Term], lane_term: Term, lane_name: str) -> int:

@@ -1014,7 +1014,7 @@ class KernelAnalyser:
             return self._sym(node)
         parts = sy.dims_of(ptr.expr, span, self.loop_of)
         names = self._index_names(given["pointer"])
-        dims = tuple(self._past_own_subtile(replace(p, dim=_named(p.dim, names)), ptr.expr) for p in parts)
+        dims = tuple(self._past_own_subtile(replace(p, dim=_named(p.dim, names))) for p in parts)
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
@@ -1086,7 +1086,7 @@ class KernelAnalyser:
                     out.setdefault(key, name)
         return out
 
-    def _past_own_subtile(self, part: sy.DimPart, index: sy.Expr) -> Dim:
+    def _past_own_subtile(self, part: sy.DimPart) -> Dim:
         """``i_t * BT + i_j * BC + arange(0, BC)``: sub-tiles of the program's chunk i_t, counted
         before its own sub-tile (``range(0, i_i)``) or after it up to the chunk's end
         (``range(i_i + 1, NC)``), chunk and sub-tile split from one program id. The grid runs every
@@ -1099,21 +1099,8 @@ class KernelAnalyser:
         if loop is None or bound is None or self.loop_of.get(loop.var or "") is not loop:
             return dim
         programs = {s.name for s in sy.syms(bound) if s.kind is sy.Kind.PROGRAM}
-        terms = sy.variable(sy.expand(index))
-        strides = [sorted(sy.render(f) for f in t.factors if not sy.lanes(f))
-                   for t in terms if any(sy.lanes(f) for f in t.factors)]
-        own = sorted(f for f in part.stride if not f.lstrip("-").isdigit())
-        for t in terms:
-            if any(sy.lanes(f) for f in t.factors):
-                continue
-            rest = list(t.factors)
-            stride = max((s for s in strides if _within([sy.render(f) for f in rest], s)), key=len, default=None)
-            if stride != own:
-                continue  # the offset of another lane's dimension (the rows' pitch holds the columns')
-            for name in stride:
-                rest.remove(next(f for f in rest if sy.render(f) == name))
-            if _chunk_offset(rest, part.offset_syms, programs):
-                return replace(dim, loop=replace(loop, full_tiles=False, walks_tail=True))
+        if any(_chunk_offset(list(rest), part.offset_syms, programs) for rest in part.outer):
+            return replace(dim, loop=replace(loop, full_tiles=False, walks_tail=True))
         return dim
 
     def _gathered_dims(self, index: sy.Expr, conds: tuple[Comparison, ...] | None) -> tuple[list[Dim], list[Bound]]:
@@ -1419,16 +1406,6 @@ def _chunk_offset(factors: list[sy.Expr], grouped: frozenset[str], programs: set
     kinds = set().union(*(sy.kinds(f) for f in factors)) if factors else set()
     return bool(chunk & programs) and kinds <= {sy.Kind.PROGRAM, sy.Kind.CONST} and not chunk & grouped \
         and any(sy.kinds(f) == {sy.Kind.CONST} for f in factors)
-
-
-def _within(names: list[str], part: list[str]) -> bool:
-    """Every name of ``part`` is among ``names``, as often as it occurs there."""
-    left = list(names)
-    for n in part:
-        if n not in left:
-            return False
-        left.remove(n)
-    return True
 
 
 def _own_subtile(start: Val | None, stop: sy.Expr | None, step: Val | None) -> sy.Expr | None:
