@@ -202,16 +202,16 @@ class _Host:
         """Launches made by a module function that takes the kernel as an argument
         (``_launch(kernel, grid=..., kwargs={...})`` whose body runs ``kernel[grid](**kwargs)``):
         each launch with the launcher's parameters replaced by this call's arguments."""
-        fn = self.ctx.functions.get(callee(node.func)) if isinstance(node.func, ast.Name) else None
-        if fn is None or any(isinstance(a, ast.Starred) for a in node.args):
+        name = callee(node.func) if isinstance(node.func, ast.Name) else ""
+        inner_launches = self.ctx.launchers.get(name, [])
+        if not inner_launches or any(isinstance(a, ast.Starred) for a in node.args):
             return []
+        fn = self.ctx.functions[name]
         params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
         given = dict(zip(params, node.args)) | {k.arg: k.value for k in node.keywords if k.arg}
         out = []
-        for inner in ast.walk(fn):
-            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Subscript) \
-                    and isinstance(inner.func.value, ast.Name) and inner.func.value.id in given \
-                    and (kernel := self.kernel_of(given[inner.func.value.id])):
+        for inner in inner_launches:
+            if inner.func.value.id in given and (kernel := self.kernel_of(given[inner.func.value.id])):  # type: ignore[attr-defined]
                 launch = _Substitute(given).visit(copy.deepcopy(inner))
                 out.append((ast.copy_location(launch, node), kernel))
         return out

@@ -78,6 +78,19 @@ class ModuleContext:
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
 
     @cached_property
+    def launchers(self) -> dict[str, list[ast.Call]]:
+        """Module functions that launch a kernel they are given (``kernel[grid](...)`` with
+        ``kernel`` a parameter), with those launches: read once per file, not per call site."""
+        out = {}
+        for name, fn in self.functions.items():
+            params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+            calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call) and isinstance(c.func, ast.Subscript)
+                     and isinstance(c.func.value, ast.Name) and c.func.value.id in params]
+            if calls:
+                out[name] = calls
+        return out
+
+    @cached_property
     def module_numbers(self) -> set[str]:
         """Names the module sets to a number (``GROUP = 32``), read once per file."""
         return {m.group(1) for line in self.src.lines if (m := _MODULE_NUMBER.match(line))}
