@@ -113,6 +113,13 @@ GATHERED = ("not a bound bug: the index along this axis is gathered by a load un
             " (masked lanes read row 0, in bounds), and what they read there reaches no reduction along that axis")
 
 
+def _broadcasts(expr: cst.BaseExpression) -> tuple[bool, bool, bool]:
+    """Whether ``expr`` is written along rows (``[:, None]``), along columns (``[None, :]``), or
+    with some other ``None`` index (another rank)."""
+    compact = code(expr).replace(" ", "")
+    return "[:,None]" in compact, "[None,:]" in compact, "None" in compact
+
+
 @dataclass
 class Function:
     node: cst.FunctionDef
@@ -269,16 +276,8 @@ class TritonMutator:
         axes: set[int] = set()
         flat = False
         for part in self.conjuncts(root[0]):
-            text = code(part)
-            for _ in range(3):
-                if isinstance(part, cst.Name):
-                    assign = self.resolve(fn, part.value, call)
-                    if assign is None:
-                        break
-                    part, text = assign.value, code(assign.value)
-            compact = text.replace(" ", "")
-            rows, cols = "[:,None]" in compact, "[None,:]" in compact
-            if not rows and not cols and "None" in compact:
+            rows, cols, other = _broadcasts(self.through_names(fn, part, call, move=False))
+            if not rows and not cols and other:
                 return None  # a rank other than 1 or 2
             axes |= {0} if rows else set()
             axes |= {1} if cols else set()
@@ -758,18 +757,21 @@ class TritonMutator:
     def _flat(node: cst.CSTNode) -> str:
         return code(node.with_changes(lpar=[], rpar=[]) if hasattr(node, "lpar") else node).replace(" ", "")
 
+    def through_names(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, move: bool
+                      ) -> cst.BaseExpression:
+        """``expr`` with up to three names replaced by the values they are assigned, each looked up
+        where it is read (``move``) or always at ``at`` (a mask's conjuncts, read at the access)."""
+        for _ in range(3):
+            assign = self.resolve(fn, expr.value, at) if isinstance(expr, cst.Name) else None
+            if assign is None:
+                break
+            expr, at = assign.value, assign if move else at
+        return expr
+
     def axis_tag(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode) -> str | None:
         """"rows" for ``[:, None]``, "cols" for ``[None, :]``, "flat" for neither (names resolved,
         as ``mask_layout`` does); None for both."""
-        text = code(expr)
-        for _ in range(3):
-            if isinstance(expr, cst.Name):
-                assign = self.resolve(fn, expr.value, at)
-                if assign is None:
-                    break
-                expr, at, text = assign.value, assign, code(assign.value)
-        compact = text.replace(" ", "")
-        rows, cols = "[:,None]" in compact, "[None,:]" in compact
+        rows, cols, _ = _broadcasts(self.through_names(fn, expr, at, move=True))
         return None if rows and cols else "rows" if rows else "cols" if cols else "flat"
 
     def clamp_limits(self, fn: Function, expr: cst.BaseExpression, depth: int = 0
