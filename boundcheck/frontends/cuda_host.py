@@ -26,6 +26,7 @@ from boundcheck.frontends.cuda_parse import (
     last,
     preorder,
     unary_op,
+    write_target,
 )
 from boundcheck.frontends.cuda_slots import Allocations, Room
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
@@ -659,15 +660,14 @@ class _CallWalk:
     def written(self, c: ci.Cursor) -> tuple[str, ci.Cursor | None]:
         """What ``c`` writes and the value it copies there: ``x = y`` / ``int x = y`` /
         ``s.w = y`` copy y; ``x += 1``, ``x++`` and ``read(&x)`` write x with no copy."""
-        kids = children(c)
         if c.kind == K.VAR_DECL:
             return c.spelling, next((k for k in child_list(c) if k.kind.is_expression()), None)
-        if c.kind == K.BINARY_OPERATOR and binary_op(c) == "=" and len(kids) == 2:
-            return render(self.conv.quiet_expr(kids[0], self.scope)), kids[1]
-        if c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and kids or \
-                c.kind == K.UNARY_OPERATOR and unary_op(c) in ("++", "--", "post++", "post--", "&") and kids:
-            return render(self.conv.quiet_expr(kids[0], self.scope)), None
-        return "", None
+        target = write_target(c)
+        if target is None:
+            return "", None
+        kids = child_list(c)
+        copied = kids[1] if c.kind == K.BINARY_OPERATOR and len(kids) == 2 else None
+        return render(self.conv.quiet_expr(target, self.scope)), copied
 
     @staticmethod
     def forget(target: str, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:

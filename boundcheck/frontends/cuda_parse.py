@@ -287,6 +287,17 @@ def unary_op(cursor: ci.Cursor) -> str:
     return op
 
 
+def write_target(c: ci.Cursor) -> ci.Cursor | None:
+    """The operand ``c`` writes: the left side of an assignment (``=`` or compound), the operand of
+    an increment or decrement, or a variable whose address is taken (``read(&n)``)."""
+    kind = ci.CursorKind
+    if c.kind == kind.BINARY_OPERATOR and binary_op(c) == "=" or c.kind == kind.COMPOUND_ASSIGNMENT_OPERATOR \
+            or c.kind == kind.UNARY_OPERATOR and unary_op(c) in ("++", "--", "post++", "post--", "&"):
+        kids = child_list(c)
+        return kids[0] if kids else None
+    return None
+
+
 class Token(NamedTuple):  # a tuple: made by the thousand, where a frozen dataclass is slow to build
     offset: int
     end: int

@@ -27,6 +27,7 @@ from boundcheck.frontends.cuda_parse import (
     last,
     preorder,
     unary_op,
+    write_target,
 )
 from boundcheck.model import AccessKind, Kernel, Space, Span
 from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, lanes, render, syms
@@ -292,17 +293,10 @@ def _root(name: str) -> str:
 
 
 def _written(c: ci.Cursor) -> str:
-    """The variable ``c`` writes: an assignment's or increment's target, or a name whose address
-    is taken (``read(&n)``); a write through a pointer or an index writes memory, not a name."""
-    if c.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
-        op = binary_op(c)
-        if op == "=" or c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
-            kids = child_list(c)
-            return _target_root(kids[0]) if kids else ""
-    if c.kind == K.UNARY_OPERATOR and unary_op(c) in ("++", "--", "post++", "post--", "&"):
-        kids = child_list(c)
-        return _target_root(kids[0]) if kids else ""
-    return ""
+    """The variable ``c`` writes (``write_target``), by its root; a write through a pointer or an
+    index writes memory, not a name."""
+    target = write_target(c)
+    return _target_root(target) if target is not None else ""
 
 
 def _target_root(c: ci.Cursor) -> str:
