@@ -85,9 +85,12 @@ def _proper_divisor(fact_tile: str, tile: str) -> bool:
     return bool(rest)
 
 
-def extents_of(kernel: Kernel, source: str) -> set[str]:
-    """The limits the kernel compares a lane with, anywhere."""
-    return {b.limit for a in kernel.accesses for b in a.guards if b.source == source and not b.wrap}
+def extents_of(kernel: Kernel, dim: Dim) -> set[str]:
+    """The limits the kernel compares the dimension's lane with, anywhere. A block-local comparison
+    (``threadIdx.x < n``) gives the extent of a whole dimension only: a tiled one adds a block offset
+    to that lane, so ``n`` there is no extent of its own (and a contract on it no excuse)."""
+    return {b.limit for a in kernel.accesses for b in a.guards if b.source == dim.source and not b.wrap
+            and (not b.local or dim.tiling is Tiling.WHOLE)}
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     bounded = bounded_sources(kernel)
     needed = []
     for dim in access.dims:
-        if dim.source in access.checked_dims or contract_for(dim, facts, extents_of(kernel, dim.source)):
+        if dim.source in access.checked_dims or contract_for(dim, facts, extents_of(kernel, dim)):
             continue
         if dim.tiling is Tiling.WHOLE and dim.source not in bounded:
             continue  # one tile spans the dimension and nothing says it can be partial

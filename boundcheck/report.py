@@ -200,7 +200,7 @@ def _dimensions(module: Module, kernel: Kernel) -> list[DimensionReport]:
         dim = members[0][1]
         extents, origin = _extents(module, kernel, members)
         facts = [*kernel.contracts, *(f for a, _ in members for f in a.facts)]
-        full = contract_for(dim, facts, extents_of(kernel, dim.source)) is not None
+        full = contract_for(dim, facts, extents_of(kernel, dim)) is not None
         extent = extents[0] if extents else None
         count, last = _tiles(extent, dim.tile, dim.tiling, full)
         out.append(DimensionReport(
@@ -307,7 +307,7 @@ def _protection(kernel: Kernel, access: Access, dim: Dim) -> list[Protection]:
             out.append(Protection("clamp", f"{b.index} <= {b.limit}", line))
         else:
             out.append(Protection("wrap", f"{atom(b.index)} % {b.limit}", line))
-    fact = contract_for(dim, [*kernel.contracts, *access.facts], extents_of(kernel, dim.source))
+    fact = contract_for(dim, [*kernel.contracts, *access.facts], extents_of(kernel, dim))
     if fact is not None:
         out.append(Protection("contract", f"{_divides(fact)} ({fact.origin})", line))
     cov = coverage(kernel, access)

@@ -280,6 +280,7 @@ def dims_of(
             groups[best].append(t)
     outer = _outer_offsets(terms, lane_terms)
     parts: dict[tuple[str, int | None], DimPart] = {}
+    terms_of: dict[tuple[str, int | None], Term] = {}
     for i, lt in enumerate(lane_terms):
         for lane_name, axis in sorted(lanes(Call("", lt.factors)), key=str):
             ks = set().union(*(_term_kinds(t) for t in groups[i]))
@@ -298,13 +299,26 @@ def dims_of(
                 rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
             # a lane is in bounds by construction only where every term it reaches is: in
             # `b * T * C + (i / C % T) * C + i % C` (b = i / C / T) the wraps leave b unbounded
-            if key not in parts or intrinsic is None:
+            if key not in parts or intrinsic is None and not _row_of_split(parts[key], terms_of[key], lt):
+                terms_of[key] = lt
                 parts[key] = DimPart(dim, intrinsic, offset, whole_rows=rows is not None,
                                      shift=_shift(every, lane_terms, lt, lane_name),
                                      stride=tuple(sorted(render(f) for f in lt.factors if not lanes(f)))
                                      + ((str(_int(lt.coeff)),) if lt.coeff != 1 else ()),
                                      outer=outer[i])
     return list(parts.values())
+
+
+def _row_of_split(held: DimPart, held_term: Term, term: Term) -> bool:
+    """A thread index split by a compile-time size into a row and a column keeps its row:
+    ``(tid / (kThreads / Br)) * D + (tid % (kThreads / Br)) * C`` under ``blockIdx.x * Br * D`` is a
+    program-tiled row and a column inside it; the row is what a guard must bound. (Literal and
+    named divisors are split into two lane sources already, in the frontend.)"""
+    if held.intrinsic is not None or held.dim.tiling is Tiling.WHOLE:
+        return False
+    quotients = {render(f.right) for f in held_term.factors if isinstance(f, Bin) and f.op == "/" and lanes(f.left)}
+    return any(isinstance(f, Bin) and f.op == "%" and lanes(f.left) and render(f.right) in quotients
+               for f in term.factors)
 
 
 def _outer_offsets(terms: list[Term], lane_terms: list[Term]) -> list[tuple[tuple[Expr, ...], ...]]:
