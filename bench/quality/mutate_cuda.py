@@ -268,8 +268,8 @@ class CudaMutator:
             if c.kind != K.BINARY_OPERATOR or binary_op(c) not in ("<", ">", "<=", ">="):
                 continue
             parts = list(c.get_children())
-            if len(parts) != 2:
-                continue
+            if len(parts) != 2 or any(p.type.get_canonical().kind in FLOATING for p in parts):
+                continue  # `iou > threshold` compares data: no bound
             left, right = (ident_texts(self.toks(p)) for p in parts)
             op = next((t for t in self.between(parts[0].extent.end.offset, parts[1].extent.start.offset)
                        if t.text == binary_op(c)), None)
@@ -376,8 +376,6 @@ class CudaMutator:
         loops inside it make the guard redundant (an else would run for the dropped lanes)."""
         side, limit = list(cmp.get_children())[::1 if left else -1]
         name = self.toks(side)[0].text
-        if side.type.get_canonical().kind in FLOATING:
-            return "not a bound: the compared value is floating-point data"
         if self.is_thread_index(kernel, name, kernel.global_index[name]):
             return SAME_INDEX
         if then is None or ((op in ("<", "<=")) == left) == self.is_exit(then):
