@@ -1,8 +1,10 @@
-"""CUDA host code that makes a floored grid exact without a remainder test: a length the host
-checks to be a power of two (``(n & (n - 1)) == 0``, or an odd-part helper of the file asserted to
-return 1), in a branch where it is at least the grid's power-of-two tile. Each is silent, and the
-same code with a tile the length may be smaller than, or a helper that does not strip factors of
-two, is reported."""
+"""CUDA code that is in bounds without a remainder test or a strict bound. A floored grid is exact
+where the host checks the length to be a power of two (``(n & (n - 1)) == 0``, or an odd-part
+helper of the file asserted to return 1) in a branch where it is at least the grid's power-of-two
+tile. An inclusive bound ``i <= n`` is intended where the kernel itself writes the list it covers
+at index n (an exclusive scan's total). Each is silent, and the same code with a tile the length
+may be smaller than, a helper that does not strip factors of two, or a list written short of n,
+is reported."""
 
 from __future__ import annotations
 
@@ -120,3 +122,46 @@ def test_a_sum_with_a_power_of_two_is_not_a_multiple_of_it():
     bad = BIT_TEST.replace("cols * n / 256", "(cols + n) / 256")
     assert findings(bad) == [(line_of(bad, "(cols + n) / 256"), "BC302")]
 
+
+SCAN_END = """\
+__global__ void block_starts(const unsigned* sizes, unsigned* starts, unsigned* totals, unsigned n,
+                             unsigned total) {
+    __shared__ unsigned s_list[513];
+    unsigned* s_scan = s_list + 1;
+    unsigned tid = threadIdx.x;
+    if (tid < n) {
+        s_scan[tid] = sizes[tid];
+    }
+    __syncthreads();
+    --s_scan;
+    if (tid == 0) {
+        s_scan[n] = total;
+    }
+    __syncthreads();
+    if (tid <= n) {
+        starts[tid] = s_list[tid];
+    }
+}
+"""
+
+
+def test_an_inclusive_bound_over_a_list_written_at_its_limit_is_intended():
+    assert findings(SCAN_END) == []
+
+
+def test_a_list_written_one_short_of_the_limit_keeps_the_off_by_one():
+    bad = SCAN_END.replace("s_scan[n] = total", "s_scan[n - 1] = total")
+    assert findings(bad) == [(line_of(bad, "tid <= n"), "BC104")]
+
+
+def test_a_pointer_stepped_back_is_followed():
+    # without the step back, s_scan[n] is s_list[n + 1]: no write at n itself
+    bad = SCAN_END.replace("    --s_scan;\n", "")
+    assert findings(bad) == [(line_of(bad, "tid <= n"), "BC104")]
+    bad = SCAN_END.replace("--s_scan", "++s_scan")
+    assert findings(bad) == [(line_of(bad, "tid <= n"), "BC104")]
+
+
+def test_a_list_the_bound_does_not_cover_says_nothing_of_it():
+    bad = SCAN_END.replace("s_scan[n] = total", "totals[n] = total")
+    assert findings(bad) == [(line_of(bad, "tid <= n"), "BC104")]
