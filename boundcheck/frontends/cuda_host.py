@@ -5,6 +5,7 @@ that calls it (``main`` checks the image size, then calls the launcher with it).
 
 from __future__ import annotations
 
+import math
 import re
 import weakref
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,6 @@ from boundcheck.frontends.cuda_parse import (
     arguments,
     binary_op,
     child_list,
-    evaluate,
     first,
     functions,
     in_main_file,
@@ -29,7 +29,7 @@ from boundcheck.frontends.cuda_parse import (
     unary_op,
     write_target,
 )
-from boundcheck.frontends.cuda_powers import SizeFacts, exact_by_powers, size_facts
+from boundcheck.frontends.cuda_powers import SizeFacts, constant_of, exact_by_powers, size_facts
 from boundcheck.frontends.cuda_slots import Allocations, Room
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import (
@@ -208,17 +208,23 @@ class _Walk:
         return [f for div in floored for f in exact_by_powers(div, self._tile_value(div.tile), sizes)]
 
     def _tile_value(self, tile: str) -> int | None:
-        """A tile written as a number, an object-like macro of one or a constant local."""
+        """A tile written as a number, an object-like macro of one or a constant local, or a
+        product of those (``4 * THREADBLOCK_SIZE``)."""
+        if tile.startswith("(") and tile.endswith(")"):
+            tile = tile[1:-1]
+        if " * " in tile:
+            values = [v for f in tile.split(" * ") if (v := self._tile_value(f)) is not None]
+            return math.prod(values) if len(values) == tile.count(" * ") + 1 else None
         if tile.isdigit():
             return int(tile)
-        if tile in self.conv.macros:
-            m = re.search(rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(tile.encode()) + rb"[ \t]+\(?(\d+)[uUlL]*\)?[ \t]*$",
-                          self.conv.src.data, re.M)
-            return int(m.group(1)) if m else None
+        if tile in self.conv.macros:  # defined once, as a number (not one value per `#if` branch)
+            defined = re.findall(rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(tile.encode()) + rb"\b(.*)$",
+                                 self.conv.src.data, re.M)
+            value = re.fullmatch(rb"[ \t]+\(?(\d+)[uUlL]*\)?[ \t]*(?://.*)?", defined[0]) if len(defined) == 1 else None
+            return int(value.group(1)) if value else None
         decl = self.decls.get(tile)
         init = next((k for k in child_list(decl) if k.kind.is_expression()), None) if decl is not None else None
-        value = evaluate(init) if init is not None and decl.type.is_const_qualified() else None
-        return value if isinstance(value, int) else None
+        return constant_of(init) if init is not None and decl.type.is_const_qualified() else None
 
     def _member_assignment(self, c: ci.Cursor) -> None:
         """``grid.x = n / 256``: the value of one axis of a ``dim3`` local."""

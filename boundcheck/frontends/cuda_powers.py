@@ -56,10 +56,23 @@ def size_facts(conv: Converter, c: ci.Cursor, scope: Scope, holds: bool = True) 
         return SizeFacts()
     op = op if holds else _NEGATE[op]
     for side, other, rel in ((kids[0], kids[1], op), (kids[1], kids[0], _FLIP[op])):
-        k = evaluate(strip(other))
+        k = constant_of(other)
         if isinstance(k, int) and not isinstance(k, bool):
             return _compared(conv, side, rel, k, scope)
     return SizeFacts()
+
+
+def constant_of(c: ci.Cursor) -> int | None:
+    """An integer constant: a literal or constant expression, or a ``const`` integer variable with a
+    constant initializer (``extern "C" const uint MIN_SIZE = 8 * BLOCK;``)."""
+    s = strip(c)
+    value = evaluate(s)
+    ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
+    if value is None and ref is not None and ref.kind == K.VAR_DECL and ref.type.is_const_qualified() \
+            and is_integer(ref):
+        init = next((k for k in child_list(ref) if k.kind.is_expression()), None)
+        value = evaluate(strip(init)) if init is not None else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _compared(conv: Converter, side: ci.Cursor, op: str, k: int, scope: Scope) -> SizeFacts:

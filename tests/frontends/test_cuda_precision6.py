@@ -123,6 +123,52 @@ def test_a_sum_with_a_power_of_two_is_not_a_multiple_of_it():
     assert findings(bad) == [(line_of(bad, "(cols + n) / 256"), "BC302")]
 
 
+
+CONST_BOUNDS = """\
+#include <assert.h>
+#define BLOCK 256
+
+const unsigned MIN_LARGE = 8 * BLOCK;
+
+__global__ void scan_tiles(uint4* data, unsigned len) {
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    data[i].x += len;
+}
+
+static unsigned odd_part(unsigned& shifts, unsigned n) {
+    if (!n) {
+        shifts = 0;
+        return 0;
+    }
+    for (shifts = 0; n % 2 == 0; n = n / 2, shifts++)
+        ;
+    return n;
+}
+
+void scan_large(uint4* d_data, unsigned batch, unsigned len) {
+    unsigned shifts;
+    unsigned rest = odd_part(shifts, len);
+    assert(rest == 1);
+    assert(len >= MIN_LARGE && len <= 4 * BLOCK * BLOCK);
+    scan_tiles<<<(batch * len) / (4 * BLOCK), BLOCK>>>(d_data, len);
+}
+"""
+
+
+def test_a_constant_lower_bound_and_a_product_tile_are_read():
+    assert findings(CONST_BOUNDS) == []
+
+
+def test_a_lower_bound_under_the_tile_leaves_a_tail():
+    bad = CONST_BOUNDS.replace("MIN_LARGE = 8 * BLOCK", "MIN_LARGE = 2 * BLOCK")
+    assert findings(bad) == [(line_of(bad, "scan_tiles<<<"), "BC302")]
+
+
+def test_a_tile_macro_defined_per_branch_has_no_one_value():
+    bad = CONST_BOUNDS.replace("#define BLOCK 256\n", "#ifdef WIDE\n#define BLOCK 4096\n#else\n#define BLOCK 256\n#endif\n")
+    assert findings(bad) == [(line_of(bad, "scan_tiles<<<"), "BC302")]
+
+
 SCAN_END = """\
 __global__ void block_starts(const unsigned* sizes, unsigned* starts, unsigned* totals, unsigned n,
                              unsigned total) {
