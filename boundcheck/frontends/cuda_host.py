@@ -219,7 +219,7 @@ class _Walk:
             return int(tile)
         if tile in self.conv.macros:  # defined once, as a number (not one value per `#if` branch)
             defined = re.findall(rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(tile.encode()) + rb"\b(.*)$",
-                                 self.conv.src.data, re.M)
+                                 self.conv.src.data, re.MULTILINE)
             value = re.fullmatch(rb"[ \t]+\(?(\d+)[uUlL]*\)?[ \t]*(?://.*)?", defined[0]) if len(defined) == 1 else None
             return int(value.group(1)) if value else None
         decl = self.decls.get(tile)

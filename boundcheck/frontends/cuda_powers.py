@@ -13,7 +13,16 @@ from dataclasses import dataclass, field
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, strip
-from boundcheck.frontends.cuda_parse import binary_op, child_list, evaluate, first, last, preorder, unary_op, write_target
+from boundcheck.frontends.cuda_parse import (
+    binary_op,
+    child_list,
+    evaluate,
+    first,
+    last,
+    preorder,
+    unary_op,
+    write_target,
+)
 from boundcheck.model import Divisibility, FloorDiv
 from boundcheck.symbolic import render
 
