@@ -5,6 +5,7 @@ that calls it (``main`` checks the image size, then calls the launcher with it).
 
 from __future__ import annotations
 
+import math
 import re
 import weakref
 from dataclasses import dataclass, field, replace
@@ -28,6 +29,7 @@ from boundcheck.frontends.cuda_parse import (
     unary_op,
     write_target,
 )
+from boundcheck.frontends.cuda_powers import SizeFacts, constant_of, exact_by_powers, size_facts
 from boundcheck.frontends.cuda_slots import Allocations, Room
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import (
@@ -120,6 +122,7 @@ class _Walk:
         self.branches: list[tuple[int, int, list[Divisibility]]] = []  # `if (n % 4 == 0) {…}`: where they hold
         self.arms: list[tuple[int, int]] = []  # the then / else statements of every `if` seen
         self.allocs: Allocations | None = None
+        self.sizes: list[tuple[int, int, SizeFacts]] = []  # powers of two and lower bounds: where they hold
 
     def visit(self, c: ci.Cursor) -> None:
         conv, scope = self.conv, self.scope
@@ -141,12 +144,14 @@ class _Walk:
             args = arguments(c)
             if args:
                 self._holds_after(c, divisibility(conv, args[0], scope, "host assert"))
+                self._sizes_after(c, size_facts(conv, args[0], scope))
         elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
             self.facts += [replace(f, between_sizes=True) for k in child_list(c)[:1]
                            for f in divisibility(conv, k, scope, "static_assert")]
         elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
             self._arms(c)
             self._holds_after(c, rejected(conv, c, scope))  # a launch after it runs where the test failed
+            self._sizes_after(c, _rejected_sizes(conv, c, scope))
         elif c.kind == K.IF_STMT:
             self._arms(c)
             cond, then = if_parts(c)
@@ -157,6 +162,7 @@ class _Walk:
                 if other != then and other != cond:  # `if (n % T != 0) {…} else {…}`: n % T is 0 in the else
                     self.branches.append((first(other).offset, last(other).offset,
                                           divisibility(conv, cond, scope, "host check", negated=True)))
+                self._arm_sizes(cond, then, other)
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
 
@@ -175,6 +181,50 @@ class _Walk:
             self.facts += facts
         elif facts:
             self.branches.append((at, min(ends), facts))
+
+    def _sizes_after(self, c: ci.Cursor, sizes: SizeFacts) -> None:
+        """Powers of two and lower bounds hold past their check as divisibility facts do."""
+        if not sizes.powers and not sizes.least:
+            return
+        at = first(c).offset
+        ends = [end for start, end in self.arms if start <= at < end]
+        self.sizes.append((at, min(ends) if ends else len(self.conv.src.data), sizes))
+
+    def _arm_sizes(self, cond: ci.Cursor, then: ci.Cursor, other: ci.Cursor) -> None:
+        """``if (n <= 1024) {…} else {…}``: n > 1024 in the else."""
+        self.sizes.append((first(then).offset, last(then).offset, size_facts(self.conv, cond, self.scope)))
+        if other != then and other != cond:
+            self.sizes.append((first(other).offset, last(other).offset,
+                               size_facts(self.conv, cond, self.scope, holds=False)))
+
+    def _powers_exact(self, floored: list[FloorDiv], at: int) -> list[Divisibility]:
+        """Floored grids made exact by a power-of-two size at least as large as the tile."""
+        sizes = SizeFacts()
+        for start, end, s in self.sizes:
+            if start <= at < end:
+                sizes = sizes.add(s)
+        if not sizes.powers:
+            return []
+        return [f for div in floored for f in exact_by_powers(div, self._tile_value(div.tile), sizes)]
+
+    def _tile_value(self, tile: str) -> int | None:
+        """A tile written as a number, an object-like macro of one or a constant local, or a
+        product of those (``4 * THREADBLOCK_SIZE``)."""
+        if tile.startswith("(") and tile.endswith(")"):
+            tile = tile[1:-1]
+        if " * " in tile:
+            values = [v for f in tile.split(" * ") if (v := self._tile_value(f)) is not None]
+            return math.prod(values) if len(values) == tile.count(" * ") + 1 else None
+        if tile.isdigit():
+            return int(tile)
+        if tile in self.conv.macros:  # defined once, as a number (not one value per `#if` branch)
+            defined = re.findall(rb"^[ \t]*#[ \t]*define[ \t]+" + re.escape(tile.encode()) + rb"\b(.*)$",
+                                 self.conv.src.data, re.MULTILINE)
+            value = re.fullmatch(rb"[ \t]+\(?(\d+)[uUlL]*\)?[ \t]*(?://.*)?", defined[0]) if len(defined) == 1 else None
+            return int(value.group(1)) if value else None
+        decl = self.decls.get(tile)
+        init = next((k for k in child_list(decl) if k.kind.is_expression()), None) if decl is not None else None
+        return constant_of(init) if init is not None and decl.type.is_const_qualified() else None
 
     def _member_assignment(self, c: ci.Cursor) -> None:
         """``grid.x = n / 256``: the value of one axis of a ``dim3`` local."""
@@ -242,6 +292,7 @@ class _Walk:
         whole: dict[FloorDiv, tuple[str, str]] = {}
         floored = [(axis, div) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
         facts = self.facts + [f for start, end, fs in self.branches if start <= at < end for f in fs]
+        facts += self._powers_exact([div for _, div in floored], at)
         # `n / c / w` is `n / (c * w)`: a fact `n % (c * w) == 0` makes its last division exact
         facts += [replace(f, extent=div.extent, tile=div.tile) for _, div in floored for f in facts
                   if whole.get(div) == (f.extent, f.tile)]
@@ -481,6 +532,14 @@ def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
     if cond is None or then is None or not _leaves(then):
         return []
     return divisibility(conv, cond, scope, "host check", negated=True)
+
+
+def _rejected_sizes(conv: Converter, c: ci.Cursor, scope: Scope) -> SizeFacts:
+    """``if (n < 2 || (n & (n - 1))) return;``: past the ``if``, the test failed."""
+    cond, then = if_parts(c)
+    if cond is None or then is None or not _leaves(then):
+        return SizeFacts()
+    return size_facts(conv, cond, scope, holds=False)
 
 
 def if_parts(c: ci.Cursor) -> tuple[ci.Cursor | None, ci.Cursor | None]:

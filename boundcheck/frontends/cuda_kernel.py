@@ -32,6 +32,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
+from boundcheck.frontends.cuda_list_ends import inclusive_ends
 from boundcheck.frontends.cuda_parse import (
     Source,
     arguments,
@@ -223,7 +224,7 @@ class KernelBuilder:
         self._element_loops()
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
         self.grid_stride = bool(tiled) and all(any(g.grid_stride and not g.row for g in r.guards) for r in tiled)
-        accesses = [self._access(rec) for rec in self.recs]
+        accesses = inclusive_ends(self.recs, [self._access(rec) for rec in self.recs])
         self.slots = thread_slots(self.recs)
         self.kernel.accesses += _checked_warp_rows(accesses)
         for c in nodes:
@@ -481,7 +482,10 @@ class KernelBuilder:
 
     def increment(self, target: ci.Cursor, op: str, st: State) -> None:
         t = strip(target)
-        if t.kind == K.DECL_REF_EXPR and t.spelling in st.scope.env and t.spelling not in self.loops:
+        if t.kind == K.DECL_REF_EXPR and t.spelling in st.ptrs:  # `--p` steps a pointer as `p -= 1` does
+            ref = st.ptrs[t.spelling]
+            st.ptrs[t.spelling] = replace(ref, offset=Bin(op[0], ref.offset, Num(ref.width)))
+        elif t.kind == K.DECL_REF_EXPR and t.spelling in st.scope.env and t.spelling not in self.loops:
             st.scope.env[t.spelling] = Bin(op[0], st.scope.env[t.spelling], Num(1))
         elif t.kind != K.DECL_REF_EXPR:
             self.conv.expr(target, st.scope)
