@@ -30,18 +30,14 @@ OVERWRITTEN = ("padding never read: the next statement overwrites the padded val
                " is taken, without reading it")
 NEG_INF = [["-", "INFINITY"], ["-", "CUDART_INF_F"], ["-", "CUDART_INF"], ["-", "FLT_MAX"],
            ["-", "HUGE_VALF"], ["-", "INFINITY", "f"]]
-LOOP_IMPLIES = ("the guarded accesses lie in loops that start at the guarded index and stop at the "
-                "guard's limit: they do not run where the guard would have stopped the thread")
 ZERO = re.compile(r"^0(\.0*)?[fF]?$|^0?\.0+[fF]?$")
 VECTOR = re.compile(r"^(float[24]|int[24]|uint[24]|half2|__half2|double2|longlong2|uint4|int4|"
                     r"__nv_bfloat162|nv_bfloat162|reinterpret_cast|Packed\w*|Vec\w*)$")
-
-
-
 FLOATING = {ci.TypeKind.FLOAT, ci.TypeKind.DOUBLE, ci.TypeKind.HALF, ci.TypeKind.LONGDOUBLE}
 SAME_INDEX = "the change would leave the program as it was: the guarded name is threadIdx itself"
 LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
                 " iteration once i reaches n, so the loops bound what the guard bounds")
+NO_BOUND = "not a bound: one comparison of an exit's `&&` (a guard's `||`) stops no lane by itself"
 
 
 def unwrap(c: ci.Cursor) -> ci.Cursor:
@@ -281,6 +277,24 @@ class CudaMutator:
             elif right & kernel.index and left & kernel.extents and not left & (kernel.index | counters):
                 yield c, op, False
 
+    @staticmethod
+    def binds(cond: ci.Cursor, cmp: ci.Cursor, exit_: bool) -> bool:
+        """Whether ``cmp`` alone can stop a lane: in ``if (a >= M && b >= N) return;`` a lane with
+        ``a >= M`` goes on while ``b < N``, so neither comparison bounds its index; nor does one
+        side of a guard's ``a < M || b < N``. A flag on the other side (``is_pow2 || i < n``) leaves
+        the comparison the bound wherever the flag is off."""
+        weak = "&&" if exit_ else "||"
+        at, end = cmp.extent.start.offset, cmp.extent.end.offset
+        for c in cond.walk_preorder():
+            if c.kind != K.BINARY_OPERATOR or binary_op(c) != weak:
+                continue
+            sides = list(c.get_children())
+            mine = [p for p in sides if p.extent.start.offset <= at and end <= p.extent.end.offset]
+            if mine and any(k.kind == K.BINARY_OPERATOR and binary_op(k) in ("<", ">", "<=", ">=")
+                            for p in sides if p not in mine for k in p.walk_preorder()):
+                return False
+        return True
+
     def ifs(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, ci.Cursor, ci.Cursor, ci.Cursor | None]]:
         for c in kernel.body.walk_preorder():
             if c.kind == K.IF_STMT and in_file(c, self.path):
@@ -342,6 +356,9 @@ class CudaMutator:
                 continue
             for cmp, op, left in self.comparisons(kernel, cond):
                 want = {"<", ">"} if not exit_ else {">=", "<="}
+                if op.text in want and (op.text, left) in flip and not self.binds(cond, cmp, exit_):
+                    self.out.skip("off-by-one", "BC104", NO_BOUND)
+                    continue
                 if op.text in want and (op.text, left) in flip:
                     new = flip[(op.text, left)]
                     # `i + 3 <= n` over a 4-wide access lets its last lane reach n: the guard was
@@ -362,7 +379,8 @@ class CudaMutator:
                     continue
                 tok = tokens[0]
                 comp = kernel.global_index[tok.text]
-                why = self.no_thread_bug(kernel, cmp, op.text, left, then if other is None else None)
+                why = None if self.binds(cond, cmp, self.is_exit(then)) else NO_BOUND
+                why = why or self.no_thread_bug(kernel, cmp, op.text, left, then if other is None else None)
                 if why:
                     self.out.skip("thread-index-guard", "BC105", why)
                     continue  # another comparison of the condition may still be the guard
