@@ -1,10 +1,13 @@
 """CUDA accesses indexed by a quotient or remainder of the guarded index: a warp-per-row kernel
 whose row is split into (b, t) by a runtime size, a lane bounded by its row's own position
 (``row % T``), and a guard on a remainder (``pos & (S - 1)``) beside an access that also moves
-with the quotient."""
+with the quotient. And the benchmark's skip of a dropped guard that its index, a remainder
+scaled back up (``(i % (n / k)) * k < n``), never fails."""
 
 from __future__ import annotations
 
+from bench.quality import mutate_cuda
+from bench.quality.mutate_cuda import NEVER_BINDS
 from boundcheck.model import Language
 from tests.checking import findings, line_of
 
@@ -186,3 +189,37 @@ def test_remainder_guard_of_one_mapping_does_not_bound_another() -> None:
     src = _SPLIT_LOADS.replace("if (k < K) {", "{")
     assert findings(src, Language.CUDA) == [(line_of(src, "acc += a["), "BC103")]
 
+
+
+_PACKS = """
+__global__ void merge_packs(float4 *out, const float4 *a, const float4 *b, unsigned rows, unsigned n) {
+  const unsigned k = 4;
+  const unsigned packs = n / k;
+  const unsigned idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= rows * packs) return;
+  const unsigned row = idx / packs;
+  const unsigned pack = idx % packs;
+  const unsigned offset = pack * k;
+  if (offset < n) {
+    out[row * packs + offset / k] = a[row * packs + offset / k];
+  }
+}
+"""
+
+
+def _drop_guards(src: str) -> tuple[list[int], int]:
+    m = mutate_cuda.mutate("/tmp/packs.cu", src)
+    return [x.line for x in m.mutants if x.operator == "drop-guard"], \
+        m.skipped.get(("drop-guard", "BC102", NEVER_BINDS), 0)
+
+
+def test_dropping_a_guard_its_index_never_reaches_is_skipped() -> None:
+    # offset = (idx % (n / k)) * k <= n - k < n: `offset < n` never binds, so dropping it changes
+    # nothing; the early exit on idx is still mutated
+    assert _drop_guards(_PACKS) == ([6], 1)
+
+
+def test_dropping_a_guard_an_extra_pack_passes_is_still_mutated() -> None:
+    # one pack more per row than fit: where n % k == 0 the last one starts at n, and the guard binds
+    src = _PACKS.replace("n / k;", "n / k + 1;")
+    assert _drop_guards(src) == ([6, 10], 0)
