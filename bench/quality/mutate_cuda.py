@@ -35,6 +35,8 @@ VECTOR = re.compile(r"^(float[24]|int[24]|uint[24]|half2|__half2|double2|longlon
                     r"__nv_bfloat162|nv_bfloat162|reinterpret_cast|Packed\w*|Vec\w*)$")
 FLOATING = {ci.TypeKind.FLOAT, ci.TypeKind.DOUBLE, ci.TypeKind.HALF, ci.TypeKind.LONGDOUBLE}
 SAME_INDEX = "the change would leave the program as it was: the guarded name is threadIdx itself"
+NEVER_BINDS = ("not a bug: the guarded index is a remainder by the limit divided by k, times k (`(i % (n / k))"
+               " * k < n`), below the limit by construction: the guard never binds")
 LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
                 " iteration once i reaches n, so the loops bound what the guard bounds")
 NO_BOUND = "not a bound: one comparison of an exit's `&&` (a guard's `||`) stops no lane by itself"
@@ -531,6 +533,9 @@ class CudaMutator:
             if self.guard_loops_imply(kernel, cond, self.is_exit(then), region):
                 self.out.skip("drop-guard", rule, LOOP_IMPLIES)
                 continue
+            if self.never_binds(kernel, cond, self.is_exit(then)):
+                self.out.skip("drop-guard", rule, NEVER_BINDS)
+                continue
             self.emit("drop-guard", rule, [edit], f"{what} `{self.src.text_of(cond)}`", targets)
 
     def guard_loops_imply(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, region: tuple[int, int]) -> bool:
@@ -544,6 +549,33 @@ class CudaMutator:
             return False
         index, limit = (self.join_text(self.toks(p)) for p in list(cmp.get_children())[::1 if left else -1])
         return self.loops_imply(kernel, index, limit, region, ident_texts(self.toks(cmp)))
+
+    def never_binds(self, kernel: Kernel, cond: ci.Cursor, exit_: bool) -> bool:
+        """Whether the guard is one comparison ``i < n`` (``i >= n`` for an exit) whose index is
+        below n by its definitions alone: ``i = r * k``, ``r = x % m``, ``m = n / k`` (a thread's
+        pack of k in a row of n, ``pack_idx = idx % (n / k)``), so r * k <= (m - 1) * k < n."""
+        cmps = list(self.comparisons(kernel, cond))
+        if len(cmps) != 1 or self.join_text(self.toks(cmps[0][0])) != self.join_text(self.toks(cond)).strip("()"):
+            return False
+        cmp, op, left = cmps[0]
+        if (op.text, left) not in ({("<", True), (">", False)} if not exit_ else {(">=", True), ("<=", False)}):
+            return False
+        index, limit = (self.join_text(self.toks(p)) for p in list(cmp.get_children())[::1 if left else -1])
+        scaled = self.definition(kernel, index).split("*")
+        if len(scaled) != 2:
+            return False
+        for r, k in (scaled, scaled[::-1]):
+            rem = self.definition(kernel, r).rsplit("%", 1)
+            # `x % m` of a name x (not `a + b % m`), with m = n / k
+            if len(rem) == 2 and IDENT.match(rem[0]) and self.definition(kernel, rem[1]) == f"{limit}/{k}":
+                return True
+        return False
+
+    def definition(self, kernel: Kernel, name: str) -> str:
+        """The text of ``name``'s one initialiser (no spaces), or "" where it has none or is
+        assigned again."""
+        value = self.sole_value(kernel, name) if IDENT.match(name) else None
+        return self.join_text(self.toks(value)) if value is not None else ""
 
     def loops_imply(self, kernel: Kernel, index: str, limit: str, region: tuple[int, int], names: set[str]) -> bool:
         """Whether every use of memory in the guarded region lies in a loop ``for (t = i; t < n; t++)``

@@ -194,6 +194,7 @@ class KernelBuilder:
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
         self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
         self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
+        self.split_rows: set[str] = set()  # warp rows a local splits by a runtime size (`row % T`)
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -226,7 +227,7 @@ class KernelBuilder:
         self.grid_stride = bool(tiled) and all(any(g.grid_stride and not g.row for g in r.guards) for r in tiled)
         accesses = inclusive_ends(self.recs, [self._access(rec) for rec in self.recs])
         self.slots = thread_slots(self.recs)
-        self.kernel.accesses += _checked_warp_rows(accesses)
+        self.kernel.accesses += _checked_warp_rows(accesses, self.split_rows)
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
                 self._tail_start(c)
@@ -300,7 +301,7 @@ class KernelBuilder:
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
                   for g in rec.guards if (not g.split or whole) and not g.row and not _past_guard(g, rec.index)
-                  and not _other_blocks(g, rec.index, parts)]
+                  and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)
@@ -494,6 +495,7 @@ class KernelBuilder:
         self.cur = st
         first = len(self.recs)
         value = self.conv.expr(rhs, st.scope)
+        self.split_rows |= _split_by_extent(value)
         ids = self._sources(rhs, st, first)
         red, via = self._reduction(name, op, rhs)
         if red is not None:
@@ -702,6 +704,7 @@ class KernelBuilder:
                     # end - start): it bounds the block's own segment, which starts at the
                     # per-block offset of the index, so it is no block-local stand-in
                     b = replace(b, local=False)
+                b = _inside_row(b, limit)
                 out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
                                  Kind.EXTENT in kinds(limit) or boundary))
             out += [Guard(b, a, False, row=True) for b in _literal_rows(a)]
@@ -1195,6 +1198,47 @@ def _past_guard(g: Guard, index: Expr) -> bool:
         and all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra)
 
 
+def _remainder_only(g: Guard, guards: tuple[Guard, ...], index: Expr) -> bool:
+    """The guard bounds a remainder of a thread's index (``i = pos % S`` or ``pos & (S - 1)``: its
+    place in a segment of S) while the access moves with the rest of that index as well
+    (``(pos - i) * 2 + i``, ``pos / S * ld + i``), and no other guard bounds that rest (``pos <
+    n``, or ``pos / S < rows`` beside ``pos % S < S``): the guard keeps the place inside its
+    segment, not the segment inside the buffer."""
+    guarded = g.sides[0]
+    rems = _remainders(guarded)
+    names = {n for r in rems for n, _ in lanes(r)}
+    if not rems or _lanes_outside(guarded, rems, names) or not _lanes_outside(index, rems, names):
+        return False
+    return not any(_lanes_outside(h.sides[0], rems, names) for h in guards if h is not g and not h.bound.local)
+
+
+def _remainders(e: Expr) -> list[Expr]:
+    """The remainders of lane expressions in ``e``: ``E % D``, ``E & (D - 1)``, ``E & 31``."""
+    if not isinstance(e, Bin):
+        return [r for a in e.args for r in _remainders(a)] if isinstance(e, Call) else []
+    mask = e.right.value if isinstance(e.right, Num) else None
+    if lanes(e.left) and not lanes(e.right) and (e.op == "%" or e.op == "&" and (
+            isinstance(e.right, Bin) and e.right.op == "-" and e.right.right == Num(1)
+            or isinstance(mask, int) and mask > 0 and mask & (mask + 1) == 0)):
+        return [e]
+    return _remainders(e.left) + _remainders(e.right)
+
+
+def _lanes_outside(e: Expr, rems: list[Expr], names: set[str]) -> bool:
+    """``e`` reaches one of the lanes ``names`` other than through one of ``rems`` (a split of
+    the thread's index into its own lanes, ``tid / 32``, is another lane)."""
+    if e in rems:
+        return False
+    match e:
+        case Sym(name=name, kind=Kind.LANE):
+            return name in names
+        case Bin(left=left, right=right):
+            return _lanes_outside(left, rems, names) or _lanes_outside(right, rems, names)
+        case Call(args=args):
+            return any(_lanes_outside(a, rems, names) for a in args)
+    return False
+
+
 def _block_ids(index: Expr, source: str, parts: list[DimPart]) -> frozenset[str]:
     """The block ids that offset ``source``'s lanes in ``index`` (``blockIdx.y`` in ``blockIdx.y *
     TILE + tx``): those of its tile offset, and any inside the lane's own terms (``(by * T + ty) *
@@ -1257,13 +1301,15 @@ def _split_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
             for b in guards if b.local and b.source in _split_bases(d.source)]
 
 
-def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
+def _checked_warp_rows(accesses: list[Access], split: set[str]) -> list[Access]:
     """The warp index (``threadIdx.x / 32``) is a warp-per-row kernel's row: the offset of its lanes'
     tile, and a dimension of its own only where its guard has something to report (missing,
     block-local, or admitting the extent). Rows are checked only where the kernel compares them
     with an extent somewhere, as a whole-dimension tile is: a launch that sizes the grid to the
-    rows exactly, or a per-warp count of chunks, needs no row guard."""
-    bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
+    rows exactly, or a per-warp count of chunks, needs no row guard. A row the kernel ``split``s
+    by a runtime size (``b = row / T; t = row % T``) is one of B * T rows, a count no grid of
+    whole blocks of warps matches in general: it is checked as well."""
+    bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent} | split
     out = []
     for a in accesses:
         dims = tuple(d for d in a.dims if not _warp_base(d.source) or d.source in bounded
@@ -1272,20 +1318,46 @@ def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
     return out
 
 
+def _inside_row(b: Bound, limit: Expr) -> Bound:
+    """``lane <= own_pos`` with ``own_pos = row % T`` (or ``row % T / 4``): a position inside the
+    program's own row, below T by construction, as a wrap is. It keeps the lane within that row,
+    but guards no extent: a row left unguarded makes the access unguarded, not partly guarded."""
+    inner = limit
+    while isinstance(inner, Bin) and inner.op in ("/", ">>") and not lanes(inner.right):
+        inner = inner.left
+    if b.limit_is_extent or lanes(limit) or not (isinstance(inner, Bin) and inner.op == "%"):
+        return b
+    return replace(b, wrap=True)
+
+
+def _split_by_extent(e: Expr) -> set[str]:
+    """The warp rows (``threadIdx.x / 32`` and what is built from it) that ``e`` divides or reduces
+    by a runtime size: ``idx / T``, ``idx % T`` of a warp-per-row index."""
+    match e:
+        case Bin(op=op, left=left, right=right):
+            out = _split_by_extent(left) | _split_by_extent(right)
+            if op in ("/", "%") and Kind.EXTENT in kinds(right) and not lanes(right):
+                out |= {n for n, _ in lanes(left) if n.endswith(" / 32")}
+            return out
+        case Call(args=args):
+            return set().union(*(_split_by_extent(a) for a in args))
+    return set()
+
+
 def _is_warp(s: Sym) -> bool:
     return s.kind is Kind.LANE and s.name.endswith(" / 32")
 
 
 def _warp_row_limit(a: Comparison) -> Comparison:
     """``lane < f(row)`` in a warp-per-row kernel (``i < own_pos / 4`` with own_pos from the warp's
-    row) bounds the lane by a limit that is fixed for the warp: the warp index on that side is
+    row) bounds the lane by a limit that is fixed for the warp: the warp index (on either side) is
     the row's offset, as a block index is, not a second lane (which would make it a causal mask)."""
     sides = [{s.name for s in syms(e) if s.kind is Kind.LANE} for e in (a.left, a.right)]
-    for i, (mine, theirs) in enumerate((sides, sides[::-1])):
+    for mine, theirs in (sides, sides[::-1]):
         if mine and theirs and all(n.endswith(" / 32") for n in mine) and not all(n.endswith(" / 32") for n in theirs):
-            side = (a.left, a.right)[i]
-            fixed = _warp_as_offset(side)
-            return replace(a, left=fixed) if i == 0 else replace(a, right=fixed)
+            # the row is the same on both sides: ``4 * (row % T / 4) + lane <= row % T`` bounds
+            # the lane within its row, and says nothing of the row itself
+            return replace(a, left=_warp_as_offset(a.left), right=_warp_as_offset(a.right))
     return a
 
 
