@@ -362,6 +362,9 @@ class CudaMutator:
                     self.out.skip("off-by-one", "BC104", NO_BOUND)
                     continue
                 if op.text in want and (op.text, left) in flip:
+                    if self.off_by_one_implied(kernel, cond, exit_, guarded):
+                        self.out.skip("off-by-one", "BC104", LOOP_IMPLIES)
+                        break
                     new = flip[(op.text, left)]
                     # `i + 3 <= n` over a 4-wide access lets its last lane reach n: the guard was
                     # written for the last lane, so this is the off-by-one, not a first-lane guard
@@ -369,6 +372,16 @@ class CudaMutator:
                               f"`{self.src.text_of(cmp)}` now admits the extent (`{op.text}` -> `{new}`)",
                               [self.lines(cmp)])
                     break
+
+    def off_by_one_implied(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, guarded: ci.Cursor) -> bool:
+        """An if-guard ``i < n`` (exit ``i >= n``) whose region's accesses all lie in loops
+        ``for (v = i; v < n; ...)``: where the guard admits ``i == n`` those loops run no
+        iteration, so the off-by-one reaches no memory (``guard_loops_imply``)."""
+        if guarded.kind in (K.CONDITIONAL_OPERATOR, K.FOR_STMT):
+            return False
+        region = (guarded.extent.end.offset, kernel.body.extent.end.offset) if exit_ else \
+            (guarded.extent.start.offset, guarded.extent.end.offset)
+        return self.guard_loops_imply(kernel, cond, exit_, region)
 
     def thread_guard(self, kernel: Kernel) -> None:
         for _, cond, then, other in self.ifs(kernel):

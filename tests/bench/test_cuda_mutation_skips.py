@@ -173,3 +173,16 @@ def test_a_comparison_beside_a_flag_is_still_a_bound() -> None:
     m = mutate_cuda.mutate("/tmp/flag.cu", src)
     assert [x.line for x in m.mutants if x.operator == "off-by-one"] == [5]
     assert not any(reason == NO_BOUND for _, _, reason in m.skipped)
+
+
+
+def test_off_by_one_whose_accesses_sit_in_loops_from_the_index_is_skipped() -> None:
+    """``t3 > T`` lets t3 == T through, where ``for (t = t3; t < T; ...)`` runs no iteration."""
+    m = mutate_cuda.mutate("/tmp/loop.cu", LOOPED)
+    assert [x.line for x in m.mutants if x.operator == "off-by-one" and x.line == 3] == []
+    assert m.skipped[("off-by-one", "BC104", LOOP_IMPLIES)] == 1
+
+
+def test_off_by_one_with_an_access_outside_the_loop_is_mutated() -> None:
+    m = mutate_cuda.mutate("/tmp/loop.cu", LOOPED.replace("float s = 2.0f;", "float s = a[t3];"))
+    assert [x.line for x in m.mutants if x.operator == "off-by-one" and x.line == 3] == [3]
