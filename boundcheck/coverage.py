@@ -86,8 +86,11 @@ def _proper_divisor(fact_tile: str, tile: str) -> bool:
 
 
 def extents_of(kernel: Kernel, source: str) -> set[str]:
-    """The limits the kernel compares a lane with, anywhere."""
-    return {b.limit for a in kernel.accesses for b in a.guards if b.source == source and not b.wrap}
+    """The limits the kernel compares a lane with, anywhere. A block-local comparison
+    (``threadIdx.x < n`` for a block-tiled lane) is no bound on the lane: a divisibility fact on its
+    limit (``n % 4 == 0``) says nothing of the tiles, and blocks past the first still run past n."""
+    return {b.limit for a in kernel.accesses for b in a.guards if b.source == source and not b.wrap
+            and not b.local}
 
 
 @dataclass(frozen=True)
