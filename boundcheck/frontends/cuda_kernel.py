@@ -313,6 +313,7 @@ class KernelBuilder:
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
                    for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))]
+        guards += _split_thread_stand_ins(dims, guards)
         guards += _split_stand_ins(dims, guards)
         uses = []
         if rec.padding is not None:
@@ -1277,6 +1278,19 @@ def _lane_base(source: str) -> str | None:
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
+
+
+def _split_thread_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
+    """``threadIdx.x < M`` over ``A[(blockIdx.x * B + threadIdx.x / B) * K]``: the block-local
+    thread index compared with an extent stands in for the row and column it is split into by any
+    tile (``threadIdx.x / B``, ``threadIdx.x % B``), as it does for a warp's (``_warp_base``)."""
+    out = []
+    for d in dims:
+        m = re.fullmatch(r"(threadIdx\.[xyz]) [/%] (\w+)", d.source)
+        if m is None or _warp_base(d.source) or _lane_base(d.source):
+            continue
+        out += [replace(b, source=d.source) for b in guards if b.local and b.source == m.group(1)]
+    return out
 
 
 def _split_bases(source: str) -> set[str]:

@@ -1,11 +1,14 @@
 """CUDA guards on a block-local or shifted index: which rule an access gets when the only bound on a
 dimension is a loop over a fixed-size span, a block-local comparison next to a vector-width
-contract, a guard on the thread's first element only, or a loop counter reused by name."""
+contract, a guard on the thread's first element only, or a loop counter reused by name; and the
+benchmark's skip of a guard that every launch's floored grid keeps from binding."""
 
 from __future__ import annotations
 
 import textwrap
 
+from bench.quality import mutate_cuda
+from bench.quality.mutate_cuda import FLOORED
 from boundcheck.model import Language
 from tests.checking import findings, line_of
 
@@ -123,3 +126,93 @@ def test_unrolled_elements_under_the_first_elements_loop_bound_only_are_unguarde
     src = UNROLLED.replace("            if (i + u * blockDim.x < C) {\n", "            {\n")
     line = line_of(src, "y[i + u * blockDim.x]")
     assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+
+
+SPLIT_THREAD = textwrap.dedent('''\
+    template <const unsigned BS>
+    __global__ void gemm(int M, int N, int K, const float* A, const float* B, float* C) {
+        const int row = blockIdx.x * BS + (threadIdx.x / BS);
+        const int col = blockIdx.y * BS + (threadIdx.x % BS);
+        if (row < M && col < N) {
+            float acc = 0.0f;
+            for (int i = 0; i < K; ++i) {
+                acc += A[row * K + i] * B[i * N + col];
+            }
+            C[row * N + col] = acc;
+        }
+    }
+    ''')
+
+
+def test_rows_and_columns_split_from_one_thread_index_guarded_globally_are_silent() -> None:
+    assert findings(SPLIT_THREAD, Language.CUDA) == []
+
+
+def test_thread_index_guard_on_a_row_split_by_any_tile_is_a_block_local_guard() -> None:
+    # `threadIdx.x < M` bounds the thread the row is split from (threadIdx.x / BS), not the row
+    src = SPLIT_THREAD.replace("if (row < M", "if (threadIdx.x < M")
+    assert findings(src, Language.CUDA) == [(line_of(src, "threadIdx.x < M"), "BC105")]
+
+
+VECTOR_MATH = textwrap.dedent('''\
+    #include <helper_math.h>
+    __global__ void rows(unsigned* od, const float4* in, int w, int h, int r) {
+        unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
+        if (y < h) {
+            float4 t = make_float4(0.0f);
+            for (int x = 0; x < w; x++) {
+                t += in[y * w + x] * 0.5f;
+                od[y * w + x] = (unsigned)(t.x + t.y);
+            }
+        }
+    }
+    ''')
+
+
+def test_kernel_using_the_samples_vector_arithmetic_is_understood() -> None:
+    # helper_math.h is not on the include path: its float4 operators come from the stub
+    assert findings(VECTOR_MATH, Language.CUDA) == []
+
+
+def test_unguarded_store_in_a_kernel_using_the_samples_vector_arithmetic_is_reported() -> None:
+    src = VECTOR_MATH.replace("    if (y < h) {\n", "    {\n")
+    line = line_of(src, "od[y * w + x]")
+    assert findings(src, Language.CUDA) == [(line_of(src, "t += in["), "BC101"), (line, "BC102")]
+
+
+FLOORED_LAUNCH = textwrap.dedent('''\
+    __global__ void rows_x(unsigned* od, int w, int h) {
+        unsigned y = blockIdx.x * blockDim.x + threadIdx.x;
+        if (y < h) {
+            for (int x = 0; x < w; x++) {
+                od[y * w + x] = x;
+            }
+        }
+    }
+
+    void run(unsigned* d, int width, int height, int nthreads) {
+        rows_x<<<GRID, nthreads, 0>>>(d, width, height);
+    }
+    ''')
+
+
+def _guard_mutants(grid: str) -> tuple[list[str], int]:
+    m = mutate_cuda.mutate("/tmp/floored.cu", FLOORED_LAUNCH.replace("GRID", grid))
+    ops = sorted(x.operator for x in m.mutants if x.line == 3 and x.operator != "off-by-one")
+    return ops, sum(n for (op, _, why), n in m.skipped.items() if why == FLOORED)
+
+
+def test_guard_that_a_floored_launch_never_lets_bind_is_skipped() -> None:
+    # height / nthreads blocks of nthreads threads: y < height for every launched thread, and
+    # threadIdx.x < nthreads <= height wherever a block runs at all
+    assert _guard_mutants("height / nthreads") == ([], 2)
+
+
+def test_guard_under_a_ceiling_launch_is_still_mutated() -> None:
+    assert _guard_mutants("(height + nthreads - 1) / nthreads") == (["drop-guard", "thread-index-guard"], 0)
+
+
+def test_guard_under_a_floored_grid_of_another_extent_is_still_mutated() -> None:
+    # the grid floors the width, but the guard bounds y by the height
+    assert _guard_mutants("width / nthreads") == (["drop-guard", "thread-index-guard"], 0)
+
