@@ -216,3 +216,32 @@ def test_guard_under_a_floored_grid_of_another_extent_is_still_mutated() -> None
     # the grid floors the width, but the guard bounds y by the height
     assert _guard_mutants("width / nthreads") == (["drop-guard", "thread-index-guard"], 0)
 
+
+
+def test_guard_of_a_kernel_also_launched_on_a_ceiling_grid_is_still_mutated() -> None:
+    src = FLOORED_LAUNCH.replace("GRID", "height / nthreads") + textwrap.dedent('''\
+        void run_any(unsigned* d, int width, int height) {
+            rows_x<<<(height + 63) / 64, 64>>>(d, width, height);
+        }
+        ''')
+    m = mutate_cuda.mutate("/tmp/floored.cu", src)
+    assert sorted(x.operator for x in m.mutants if x.line == 3 and x.operator != "off-by-one") == \
+        ["drop-guard", "thread-index-guard"]
+
+DEVICE_LIBRARY = textwrap.dedent('''\
+    __device__ void load_diagonal(float* s_d, const float* g_d, unsigned n) {
+        if (threadIdx.x < n) {
+            s_d[threadIdx.x] = g_d[threadIdx.x];
+        }
+    }
+    ''')
+
+
+def test_device_function_of_a_file_without_kernels_guarded_is_silent() -> None:
+    assert findings(DEVICE_LIBRARY, Language.CUDA) == []
+
+
+def test_device_function_of_a_file_without_kernels_is_checked_as_a_kernel() -> None:
+    # the kernels that call it live in another file: its own off-by-one is reported where written
+    src = DEVICE_LIBRARY.replace("threadIdx.x < n", "threadIdx.x <= n")
+    assert findings(src, Language.CUDA) == [(line_of(src, "threadIdx.x <= n"), "BC104")]
