@@ -916,7 +916,9 @@ class KernelBuilder:
         self.kernel.loops.append(loop)
         if var is not None:
             self.loops[var] = loop
-        self.carried_in += [(name, len(self.kernel.loops) - 1) for name in sorted(carried) if name != var]
+        # index names the loop advances (`i += gridSize`); a pointer it advances keeps its offset
+        self.carried_in += [(name, len(self.kernel.loops) - 1) for name in sorted(carried)
+                            if name != var and name not in st.ptrs]
         if var is not None:
             up = start == Num(0) and isinstance(step_of_var, Num) and step_of_var.value > 0
             self.counts_up[var] = self.counts_up.get(var, True) and up
