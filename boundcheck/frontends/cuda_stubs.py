@@ -250,6 +250,8 @@ __host__ __device__ void sincosf(float, float*, float*);
 __host__ __device__ float erff(float);
 __host__ __device__ float erfcf(float);
 __host__ __device__ float floorf(float);
+__host__ __device__ float frexpf(float, int*); __host__ __device__ double frexp(double, int*);
+__host__ __device__ float frexp(float, int*);
 __host__ __device__ float ceilf(float);
 __host__ __device__ float roundf(float);
 __host__ __device__ float truncf(float);
@@ -347,6 +349,14 @@ template <class T> __host__ __device__ T max(T, T);
 template <class T> __host__ __device__ T min(T, T);
 __host__ __device__ float max(float, int); __host__ __device__ float max(int, float);
 __host__ __device__ float min(float, int); __host__ __device__ float min(int, float);
+#define BC_PLAIN(F) \
+  __host__ __device__ int F(int, int); __host__ __device__ unsigned int F(unsigned int, unsigned int); \
+  __host__ __device__ unsigned int F(int, unsigned int); __host__ __device__ unsigned int F(unsigned int, int); \
+  __host__ __device__ long long F(long long, long long); \
+  __host__ __device__ unsigned long long F(unsigned long long, unsigned long long); \
+  __host__ __device__ float F(float, float); __host__ __device__ double F(double, double); \
+  __host__ __device__ double F(float, double); __host__ __device__ double F(double, float);
+BC_PLAIN(min) BC_PLAIN(max)
 __host__ __device__ void __bc_assert(bool);
 #define assert(e) __bc_assert(e)
 extern "C" __host__ __device__ int printf(const char*, ...);

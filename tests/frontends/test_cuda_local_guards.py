@@ -245,3 +245,31 @@ def test_device_function_of_a_file_without_kernels_is_checked_as_a_kernel() -> N
     # the kernels that call it live in another file: its own off-by-one is reported where written
     src = DEVICE_LIBRARY.replace("threadIdx.x < n", "threadIdx.x <= n")
     assert findings(src, Language.CUDA) == [(line_of(src, "threadIdx.x <= n"), "BC104")]
+
+
+OWN_MIN = textwrap.dedent('''\
+    template <class T> __device__ inline T min(const T& a, const T& b) { return a < b ? a : b; }
+    __global__ void chunks(const float* g_d, float* out, unsigned n) {
+        __shared__ float s_d[256];
+        unsigned rem = n;
+        for (unsigned i = 0; i < n; i += blockDim.x) {
+            if (i + threadIdx.x < n) {
+                s_d[threadIdx.x] = g_d[i + threadIdx.x];
+            }
+            int e;
+            float m = frexp(s_d[0], &e);
+            out[blockIdx.x] = m + (float)min(rem, blockDim.x);
+        }
+    }
+    ''')
+
+
+def test_kernel_beside_a_file_template_min_and_frexp_is_understood() -> None:
+    # the stub's min/max have plain overloads, as CUDA's headers do: `min(unsigned, unsigned)` picks
+    # one over the file's own template instead of being ambiguous between two templates
+    assert findings(OWN_MIN, Language.CUDA) == []
+
+
+def test_off_by_one_beside_a_file_template_min_is_reported() -> None:
+    src = OWN_MIN.replace("i + threadIdx.x < n", "i + threadIdx.x <= n")
+    assert findings(src, Language.CUDA) == [(line_of(src, "i + threadIdx.x <= n"), "BC104")]
