@@ -40,6 +40,9 @@ NEVER_BINDS = ("not a bug: the guarded index is a remainder by the limit divided
 LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
                 " iteration once i reaches n, so the loops bound what the guard bounds")
 NO_BOUND = "not a bound: one comparison of an exit's `&&` (a guard's `||`) stops no lane by itself"
+FLOORED = ("not a bug: every launch of the kernel in the file floors its grid (`n / B` blocks of B threads)"
+           " and passes that n as the guard's limit, so no thread reaches it and the guard never binds"
+           " (the tail the floor skips is the launch's BC302)")
 
 
 def unwrap(c: ci.Cursor) -> ci.Cursor:
@@ -411,6 +414,8 @@ class CudaMutator:
         name = self.toks(side)[0].text
         if self.is_thread_index(kernel, name, kernel.global_index[name]):
             return SAME_INDEX
+        if self.floored_limit(kernel, cmp):
+            return FLOORED
         if then is None or ((op in ("<", "<=")) == left) == self.is_exit(then):
             return None  # not a guard that lets the lanes below the extent through
         extent = self.src.text_of(limit).strip()
@@ -548,6 +553,9 @@ class CudaMutator:
                 continue
             if self.never_binds(kernel, cond, self.is_exit(then)):
                 self.out.skip("drop-guard", rule, NEVER_BINDS)
+                continue
+            if self.floored_limit(kernel, cond):
+                self.out.skip("drop-guard", rule, FLOORED)
                 continue
             self.emit("drop-guard", rule, [edit], f"{what} `{self.src.text_of(cond)}`", targets)
 
@@ -1011,6 +1019,46 @@ class CudaMutator:
             return None
         return " ".join(left), k, " ".join(right)
 
+    def floored_limit(self, kernel: Kernel, cond: ci.Cursor) -> bool:
+        """Whether ``cond`` is one comparison ``i < n`` (``i >= n``) of the thread's global index
+        ``blockIdx.x * blockDim.x + threadIdx.x`` with a parameter n that every launch of the kernel
+        in the file passes as the numerator of a floored grid ``n / B`` of B-thread blocks: then
+        i < (n / B) * B <= n for every launched thread."""
+        cmps = list(self.comparisons(kernel, cond))
+        if len(cmps) != 1 or self.join_text(self.toks(cmps[0][0])) != self.join_text(self.toks(cond)).strip("()"):
+            return False
+        cmp, _, left = cmps[0]
+        side, limit = list(cmp.get_children())[::1 if left else -1]
+        names = [t.text for t in self.toks(side)]
+        value = self.sole_value(kernel, names[0]) if len(names) == 1 else None
+        spelled = self.join_text([t for t in self.toks(value) if t.text not in ("(", ")")]) if value is not None else ""
+        params = [p.spelling for p in kernel.cursor.get_children() if p.kind == K.PARM_DECL]
+        n = self.join_text(self.toks(limit))
+        if spelled not in ("blockIdx.x*blockDim.x+threadIdx.x", "threadIdx.x+blockIdx.x*blockDim.x") or n not in params:
+            return False
+        launches = self.launches_of(kernel.cursor.spelling)
+        return bool(launches) and all(_floors(grid, block, args, params.index(n)) for grid, block, args in launches)
+
+    def launches_of(self, name: str) -> list[tuple[str, str, list[str]]]:
+        """(grid, block, arguments) of every ``name<<<grid, block, ...>>>(arguments)`` in the file's
+        host code, as joined texts; a launch whose pieces cannot be read gives empty texts."""
+        out = []
+        for body in self.hosts:
+            tokens = merge_chevrons(self.toks(body))
+            texts = [t.text for t in tokens]
+            for i, t in enumerate(texts):
+                if t != "<<<" or _launched_name(texts[:i]) != name:
+                    continue
+                end = next((j for j in range(i, len(texts)) if texts[j] == ">>>"), None)
+                if end is None or end + 1 >= len(texts) or texts[end + 1] != "(":
+                    out.append(("", "", []))
+                    continue
+                config = _top_level_split(texts[i + 1:end])
+                close = _closing(texts, end + 1)
+                args = _top_level_split(texts[end + 2:close]) if close is not None else []
+                out.append((config[0] if config else "", config[1] if len(config) > 1 else "", args))
+        return out
+
     def run(self) -> Mutations:
         for k in self.kernels:
             self.off_by_one(k)
@@ -1024,6 +1072,50 @@ class CudaMutator:
             self.padding(k)
         self.floor_grid()
         return self.out
+
+
+def _launched_name(before: list[str]) -> str | None:
+    """The kernel named just before ``<<<`` (past a template argument list ``k<T, 4>``)."""
+    j = len(before) - 1
+    if j >= 0 and before[j] == ">":
+        depth = 0
+        while j >= 0:
+            depth += (before[j] == ">") - (before[j] == "<")
+            j -= 1
+            if depth == 0:
+                break
+    return before[j] if j >= 0 and IDENT.match(before[j]) else None
+
+
+def _closing(texts: list[str], open_at: int) -> int | None:
+    depth = 0
+    for j in range(open_at, len(texts)):
+        depth += (texts[j] == "(") - (texts[j] == ")")
+        if depth == 0:
+            return j
+    return None
+
+
+def _top_level_split(texts: list[str]) -> list[str]:
+    """The comma-separated pieces of a token run, each joined without spaces."""
+    pieces, cur, depth = [], [], 0
+    for t in texts:
+        depth += (t in ("(", "[", "{")) - (t in (")", "]", "}"))
+        if t == "," and depth == 0:
+            pieces.append("".join(cur))
+            cur = []
+        else:
+            cur.append(t)
+    pieces.append("".join(cur))
+    return pieces
+
+
+def _floors(grid: str, block: str, args: list[str], position: int) -> bool:
+    """``n / B`` blocks of ``B`` threads with n passed at ``position``."""
+    if grid.count("/") != 1 or position >= len(args):
+        return False
+    n, b = grid.split("/")
+    return bool(n) and b == block and args[position] == n and (IDENT.match(b) is not None or b.isdigit())
 
 
 def mutate(path: str, source: str, cuda_args: list[str] | None = None) -> Mutations:

@@ -71,8 +71,9 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
     grid_stride: set[str] = set()
     slots: dict[str, list[Slot]] = {}
+    orphans = _entry_device_functions(fns, parsed)
     for fn in fns:
-        if is_kernel(fn):
+        if is_kernel(fn) or fn in orphans:
             builder = KernelBuilder(fn, src, macros, helpers, file_contracts)
             kernel = builder.build()
             module.kernels.append(kernel)
@@ -98,6 +99,19 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     for _, kernel in kernels.values():
         padded_rows(kernel)
     _errors(module, parsed, kernels)
+
+
+def _entry_device_functions(fns: list[ci.Cursor], parsed: Parsed) -> list[ci.Cursor]:
+    """In a file of device code with no kernel (a helper library the kernels of another file
+    include), the device functions no other function of the file calls: each is a kernel's body
+    as much as an inlined helper is, so its accesses are checked as written. Only those parsed
+    cleanly: a helper is no kernel the file declares, so what it loses is not reported (BC001)."""
+    if any(is_kernel(f) for f in fns):
+        return []
+    called = {c.spelling for f in fns for c in f.walk_preorder() if c.kind == K.CALL_EXPR}
+    errors = [line for _, line, _, _ in parsed.diagnostics]
+    return [f for f in fns if is_device(f) and f.spelling not in called
+            and not any(first(f).line <= line <= last(f).line for line in errors)]
 
 
 def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:

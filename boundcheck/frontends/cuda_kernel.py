@@ -72,6 +72,7 @@ from boundcheck.symbolic import (
     Kind,
     Num,
     Sym,
+    Term,
     bounds_of,
     constant,
     dims_of,
@@ -184,6 +185,8 @@ class KernelBuilder:
         self.filled: dict[str, float | None] = {}  # shared array → value of an unconditional fill
         self.fill_loops: dict[str, tuple[tuple[str, Loop], ...]] = {}  # ... and the loops its index walks
         self.loops: dict[str, Loop] = {}
+        self.carried_in: list[tuple[str, int]] = []  # (name, position in kernel.loops) a loop advances
+        self.counts_up: dict[str, bool] = {}  # loop counter → every loop of that name counts up from 0
         self.logs: list[dict[str, tuple[str, object]]] = [{}]
         self.write_target: ci.Cursor | None = None
         self.compound = False
@@ -292,7 +295,7 @@ class KernelBuilder:
 
     def _access(self, rec: Rec) -> Access:
         span = rec.span
-        parts = dims_of(rec.index, span, self.loops)
+        parts = dims_of(rec.index, span, self._loops_at(span))
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
         if all(g.row for g in rec.guards) and terms_text(expand(rec.index)) in self.grid_starts:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
@@ -301,6 +304,7 @@ class KernelBuilder:
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
                   for g in rec.guards if (not g.split or whole) and not g.row and not _past_guard(g, rec.index)
+                  and not _past_by_counter(g, rec.index, {n for n, up in self.counts_up.items() if up})
                   and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
@@ -311,6 +315,7 @@ class KernelBuilder:
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
                    for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))]
+        guards += _split_thread_stand_ins(dims, guards)
         guards += _split_stand_ins(dims, guards)
         uses = []
         if rec.padding is not None:
@@ -321,6 +326,20 @@ class KernelBuilder:
                 uses.append(Use(red, pad, use_span, via))
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
                       width=rec.width, text=rec.text)
+
+    def _loops_at(self, span: Span) -> dict[str, Loop]:
+        """The loop each counter name stands for at an access: the innermost loop around it that
+        declares or advances the name (``while (i < n) { x[i + B]; i += G; }`` after which a
+        ``for (int i ...)`` reuses the name), else the last loop declaring it (an inlined helper's
+        access lies outside the lines of the loop that calls it)."""
+        out = dict(self.loops)
+        owners = sorted([(i, lp.var) for i, lp in enumerate(self.kernel.loops) if lp.var is not None]
+                        + [(i, name) for name, i in self.carried_in])
+        for i, name in owners:
+            lp = self.kernel.loops[i]
+            if lp.span.line <= span.line <= lp.end_line:
+                out[name] = lp
+        return out
 
     def _vector_bound(self, g: Guard, width: int, index: Expr) -> Bound:
         """A vector's lanes run along its contiguous index: a limit in vector units, or a guard
@@ -904,13 +923,19 @@ class KernelBuilder:
         self.kernel.loops.append(loop)
         if var is not None:
             self.loops[var] = loop
+        # index names the loop advances (`i += gridSize`); a pointer it advances keeps its offset
+        self.carried_in += [(name, len(self.kernel.loops) - 1) for name in sorted(carried)
+                            if name != var and name not in st.ptrs]
+        if var is not None:
+            up = start == Num(0) and isinstance(step_of_var, Num) and step_of_var.value > 0
+            self.counts_up[var] = self.counts_up.get(var, True) and up
         if cond is not None:
             self.visit_cond(cond, st.scope)
         strided = var is not None and start is not None and bool(lanes(start)) and not _per_warp(start)
         grid_stride = strided and any(s.name.startswith("gridDim.") for s in syms(step_of_var))
         if grid_stride:
             self.grid_starts.add(terms_text(expand(start)))
-        st.guards = st.guards + tuple(replace(g, stride=strided, grid_stride=grid_stride)
+        st.guards = st.guards + tuple(_fixed_span(replace(g, stride=strided, grid_stride=grid_stride))
                                       for g in self.guards_of(atoms) + below)
         self.cur = st
         saved = getattr(self, "region_end", {})
@@ -1239,6 +1264,27 @@ def _lanes_outside(e: Expr, rems: list[Expr], names: set[str]) -> bool:
     return False
 
 
+def _past_by_counter(g: Guard, index: Expr, counters: set[str]) -> bool:
+    """The access lies a counted number of strides past the guarded index (``y[i + u * blockDim.x]``
+    under the unrolled loop's ``i < C``, u counting up from 0): the guard bounds its first element
+    only, as ``_past_guard``'s ``x[i + blockSize]`` under ``i < n``."""
+    guarded = g.sides[0]
+    mine = {terms_text([t]) for t in variable(expand(guarded))}
+    theirs = variable(expand(index))
+    extra = [t for t in theirs if terms_text([t]) not in mine]
+    counted = [t for t in extra if Kind.LOOP in kinds(Call("", t.factors))]
+    return bool(mine) and mine <= {terms_text([t]) for t in theirs} and bool(counted) and all(
+        t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST, Kind.LOOP}
+        and all(f.name in counters for f in syms(Call("", t.factors)) if f.kind is Kind.LOOP)
+        for t in counted) and all(_row_offset(t) for t in extra if t not in counted)
+
+
+def _row_offset(t: Term) -> bool:
+    """A term that moves the access to another row (``blockIdx.x * C``): a runtime pitch, no lane."""
+    ks = kinds(Call("", t.factors))
+    return Kind.EXTENT in ks and Kind.LANE not in ks
+
+
 def _block_ids(index: Expr, source: str, parts: list[DimPart]) -> frozenset[str]:
     """The block ids that offset ``source``'s lanes in ``index`` (``blockIdx.y`` in ``blockIdx.y *
     TILE + tx``): those of its tile offset, and any inside the lane's own terms (``(by * T + ty) *
@@ -1282,6 +1328,19 @@ def _lane_base(source: str) -> str | None:
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
+
+
+def _split_thread_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
+    """``threadIdx.x < M`` over ``A[(blockIdx.x * B + threadIdx.x / B) * K]``: the block-local
+    thread index compared with an extent stands in for the row and column it is split into by any
+    tile (``threadIdx.x / B``, ``threadIdx.x % B``), as it does for a warp's (``_warp_base``)."""
+    out = []
+    for d in dims:
+        m = re.fullmatch(r"(threadIdx\.[xyz]) [/%] (\w+)", d.source)
+        if m is None or _warp_base(d.source) or _lane_base(d.source):
+            continue
+        out += [replace(b, source=d.source) for b in guards if b.local and b.source == m.group(1)]
+    return out
 
 
 def _split_bases(source: str) -> set[str]:
@@ -1433,6 +1492,17 @@ def _prefix_count(e: Expr, span: Span) -> FloorDiv | None:
             or (isinstance(e.right, Num) and e.right.value <= 2):
         return None
     return FloorDiv(extent=render(e.left), tile=render(e.right), span=span, text=render(e))
+
+
+def _fixed_span(g: Guard) -> Guard:
+    """A block-stride loop's own condition against a compile-time size (``for (k = threadIdx.z;
+    k < x128::size; k += blockDim.z)``) walks the elements of a fixed-size vector or row, split
+    among the threads: in range by construction, as a wrap is, so it bounds no extent and makes
+    no access partially guarded (an access inside it with no extent guard is unguarded)."""
+    limit = g.sides[1]
+    if not g.stride or g.grid_stride or g.bound.wrap or not kinds(limit) or not kinds(limit) <= {Kind.CONST}:
+        return g
+    return replace(g, bound=replace(g.bound, wrap=True))
 
 
 def _walk_down_top(start: Expr, step: Expr) -> Expr | None:

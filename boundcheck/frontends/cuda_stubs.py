@@ -250,6 +250,8 @@ __host__ __device__ void sincosf(float, float*, float*);
 __host__ __device__ float erff(float);
 __host__ __device__ float erfcf(float);
 __host__ __device__ float floorf(float);
+__host__ __device__ float frexpf(float, int*); __host__ __device__ double frexp(double, int*);
+__host__ __device__ float frexp(float, int*);
 __host__ __device__ float ceilf(float);
 __host__ __device__ float roundf(float);
 __host__ __device__ float truncf(float);
@@ -347,6 +349,14 @@ template <class T> __host__ __device__ T max(T, T);
 template <class T> __host__ __device__ T min(T, T);
 __host__ __device__ float max(float, int); __host__ __device__ float max(int, float);
 __host__ __device__ float min(float, int); __host__ __device__ float min(int, float);
+#define BC_PLAIN(F) \
+  __host__ __device__ int F(int, int); __host__ __device__ unsigned int F(unsigned int, unsigned int); \
+  __host__ __device__ unsigned int F(int, unsigned int); __host__ __device__ unsigned int F(unsigned int, int); \
+  __host__ __device__ long long F(long long, long long); \
+  __host__ __device__ unsigned long long F(unsigned long long, unsigned long long); \
+  __host__ __device__ float F(float, float); __host__ __device__ double F(double, double); \
+  __host__ __device__ double F(float, double); __host__ __device__ double F(double, float);
+BC_PLAIN(min) BC_PLAIN(max)
 __host__ __device__ void __bc_assert(bool);
 #define assert(e) __bc_assert(e)
 extern "C" __host__ __device__ int printf(const char*, ...);
@@ -499,3 +509,64 @@ extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem =
 extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                                                  void* stream = 0);
 """
+
+# The text that answers a missing `helper_math.h` (the CUDA samples' vector arithmetic): an empty
+# header leaves every kernel that adds or scales a float4 partly understood (BC001).
+HELPER_MATH = r"""
+#define __BC_VEC_OPS(T, S) \
+  __host__ __device__ T operator+(T, T); __host__ __device__ T operator-(T, T); \
+  __host__ __device__ T operator*(T, T); __host__ __device__ T operator/(T, T); \
+  __host__ __device__ T operator+(T, S); __host__ __device__ T operator-(T, S); \
+  __host__ __device__ T operator*(T, S); __host__ __device__ T operator/(T, S); \
+  __host__ __device__ T operator+(S, T); __host__ __device__ T operator-(S, T); \
+  __host__ __device__ T operator*(S, T); __host__ __device__ T operator/(S, T); \
+  __host__ __device__ T operator-(T); \
+  __host__ __device__ void operator+=(T&, T); __host__ __device__ void operator-=(T&, T); \
+  __host__ __device__ void operator*=(T&, T); __host__ __device__ void operator/=(T&, T); \
+  __host__ __device__ void operator+=(T&, S); __host__ __device__ void operator-=(T&, S); \
+  __host__ __device__ void operator*=(T&, S); __host__ __device__ void operator/=(T&, S); \
+  __host__ __device__ S dot(T, T); __host__ __device__ T clamp(T, S, S); __host__ __device__ T clamp(T, T, T); \
+  __host__ __device__ T min(T, T); __host__ __device__ T max(T, T);
+__BC_VEC_OPS(float2, float)
+__BC_VEC_OPS(float3, float)
+__BC_VEC_OPS(float4, float)
+__BC_VEC_OPS(int2, int)
+__BC_VEC_OPS(int3, int)
+__BC_VEC_OPS(uint3, unsigned int)
+#undef __BC_VEC_OPS
+#define __BC_FLOAT_OPS(T) \
+  __host__ __device__ T fminf(T, T); __host__ __device__ T fmaxf(T, T); __host__ __device__ T fabs(T); \
+  __host__ __device__ T floorf(T); __host__ __device__ T fracf(T); __host__ __device__ T lerp(T, T, float); \
+  __host__ __device__ T smoothstep(T, T, T); __host__ __device__ float length(T); __host__ __device__ T normalize(T);
+__BC_FLOAT_OPS(float2)
+__BC_FLOAT_OPS(float3)
+__BC_FLOAT_OPS(float4)
+#undef __BC_FLOAT_OPS
+__host__ __device__ float lerp(float, float, float);
+__host__ __device__ float clamp(float, float, float);
+__host__ __device__ int clamp(int, int, int);
+__host__ __device__ unsigned int clamp(unsigned int, unsigned int, unsigned int);
+__host__ __device__ float smoothstep(float, float, float);
+__host__ __device__ float3 cross(float3, float3);
+__host__ __device__ float3 reflect(float3, float3);
+__host__ __device__ float2 make_float2(float);
+__host__ __device__ float2 make_float2(float3);
+__host__ __device__ float2 make_float2(float4);
+__host__ __device__ float2 make_float2(int2);
+__host__ __device__ float3 make_float3(float);
+__host__ __device__ float3 make_float3(float2, float);
+__host__ __device__ float3 make_float3(float4);
+__host__ __device__ float3 make_float3(int3);
+__host__ __device__ float4 make_float4(float);
+__host__ __device__ float4 make_float4(float3);
+__host__ __device__ float4 make_float4(float3, float);
+__host__ __device__ float4 make_float4(int4);
+__host__ __device__ int2 make_int2(int);
+__host__ __device__ int3 make_int3(int);
+__host__ __device__ int3 make_int3(float3);
+__host__ __device__ int3 make_int3(uint3);
+__host__ __device__ uint3 make_uint3(unsigned int);
+__host__ __device__ uint3 make_uint3(int3);
+"""
+
+KNOWN_HEADERS = {"helper_math.h": HELPER_MATH}
