@@ -39,7 +39,6 @@ NEVER_BINDS = ("not a bug: the guarded index is a remainder by the limit divided
                " * k < n`), below the limit by construction: the guard never binds")
 LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
                 " iteration once i reaches n, so the loops bound what the guard bounds")
-NO_BOUND = "not a bound: one comparison of an exit's `&&` (a guard's `||`) stops no lane by itself"
 FLOORED = ("not a bug: every launch of the kernel in the file floors its grid (`n / B` blocks of B threads)"
            " and passes that n as the guard's limit, so no thread reaches it and the guard never binds"
            " (the tail the floor skips is the launch's BC302)")
@@ -282,24 +281,6 @@ class CudaMutator:
             elif right & kernel.index and left & kernel.extents and not left & (kernel.index | counters):
                 yield c, op, False
 
-    @staticmethod
-    def binds(cond: ci.Cursor, cmp: ci.Cursor, exit_: bool) -> bool:
-        """Whether ``cmp`` alone can stop a lane: in ``if (a >= M && b >= N) return;`` a lane with
-        ``a >= M`` goes on while ``b < N``, so neither comparison bounds its index; nor does one
-        side of a guard's ``a < M || b < N``. A flag on the other side (``is_pow2 || i < n``) leaves
-        the comparison the bound wherever the flag is off."""
-        weak = "&&" if exit_ else "||"
-        at, end = cmp.extent.start.offset, cmp.extent.end.offset
-        for c in cond.walk_preorder():
-            if c.kind != K.BINARY_OPERATOR or binary_op(c) != weak:
-                continue
-            sides = list(c.get_children())
-            mine = [p for p in sides if p.extent.start.offset <= at and end <= p.extent.end.offset]
-            if mine and any(k.kind == K.BINARY_OPERATOR and binary_op(k) in ("<", ">", "<=", ">=")
-                            for p in sides if p not in mine for k in p.walk_preorder()):
-                return False
-        return True
-
     def ifs(self, kernel: Kernel) -> Iterator[tuple[ci.Cursor, ci.Cursor, ci.Cursor, ci.Cursor | None]]:
         for c in kernel.body.walk_preorder():
             if c.kind == K.IF_STMT and in_file(c, self.path):
@@ -361,9 +342,6 @@ class CudaMutator:
                 continue
             for cmp, op, left in self.comparisons(kernel, cond):
                 want = {"<", ">"} if not exit_ else {">=", "<="}
-                if op.text in want and (op.text, left) in flip and not self.binds(cond, cmp, exit_):
-                    self.out.skip("off-by-one", "BC104", NO_BOUND)
-                    continue
                 if op.text in want and (op.text, left) in flip:
                     if self.off_by_one_implied(kernel, cond, exit_, guarded):
                         self.out.skip("off-by-one", "BC104", LOOP_IMPLIES)
@@ -397,8 +375,7 @@ class CudaMutator:
                     continue
                 tok = tokens[0]
                 comp = kernel.global_index[tok.text]
-                why = None if self.binds(cond, cmp, self.is_exit(then)) else NO_BOUND
-                why = why or self.no_thread_bug(kernel, cmp, op.text, left, then if other is None else None)
+                why = self.no_thread_bug(kernel, cmp, op.text, left, then if other is None else None)
                 if why:
                     self.out.skip("thread-index-guard", "BC105", why)
                     continue  # another comparison of the condition may still be the guard

@@ -1,7 +1,6 @@
 """The thread-index-guard operator's counted skips, each beside a near variant that is still
 mutated: a guard whose every protected use sits in loops ``for (v = i; v < n; ...)`` that already
-bound it; a guarded name that is ``threadIdx`` itself; one comparison of an exit's ``&&``, which
-stops no lane by itself; floating-point data is no bound at all. A
+bound it; a guarded name that is ``threadIdx`` itself; floating-point data is no bound at all. A
 guard that never binds (a remainder by the extent, or an extent stated a multiple of the rows a block
 takes) is still mutated: comparing ``threadIdx`` instead drops threads where the extent is smaller
 than the block."""
@@ -11,7 +10,7 @@ from __future__ import annotations
 import textwrap
 
 from bench.quality import mutate_cuda
-from bench.quality.mutate_cuda import LOOP_IMPLIES, NO_BOUND, SAME_INDEX
+from bench.quality.mutate_cuda import LOOP_IMPLIES, SAME_INDEX
 from bench.quality.mutant import Mutations
 
 KERNEL = textwrap.dedent('''\
@@ -131,49 +130,6 @@ def test_remainder_by_the_extent_is_still_mutated() -> None:
     m = mutate_cuda.mutate("/tmp/tr.cu", TRANSPOSE)
     assert [x.description for x in m.mutants if x.operator == "thread-index-guard"] == \
         ["guard on `r` now compares `threadIdx.x`"]
-
-
-BOTH = textwrap.dedent('''\
-    __global__ void tile(const float* a, float* b, int M, int N) {
-        int r = blockIdx.y * blockDim.y + threadIdx.y;
-        int c = blockIdx.x * blockDim.x + threadIdx.x;
-        if (r >= M JOIN c >= N) return;
-        b[r * N + c] = a[r * N + c];
-    }
-    ''')
-
-
-def test_one_comparison_of_an_exit_conjunction_is_no_bound() -> None:
-    """``if (r >= M && c >= N) return;`` lets a lane past M go on while c < N: neither comparison
-    bounds its index, so moving one by one or comparing a thread index there seeds no bug."""
-    m = mutate_cuda.mutate("/tmp/both.cu", BOTH.replace("JOIN", "&&"))
-    assert [x.operator for x in m.mutants if x.operator in ("off-by-one", "thread-index-guard")] == []
-    assert m.skipped[("off-by-one", "BC104", NO_BOUND)] == 2
-    assert m.skipped[("thread-index-guard", "BC105", NO_BOUND)] == 2
-
-
-def test_each_comparison_of_an_exit_disjunction_is_mutated() -> None:
-    m = mutate_cuda.mutate("/tmp/both.cu", BOTH.replace("JOIN", "||"))
-    assert sorted(x.operator for x in m.mutants if x.line == 4 and x.operator != "drop-guard") == \
-        ["off-by-one", "thread-index-guard"]
-    assert not any(reason == NO_BOUND for _, _, reason in m.skipped)
-
-
-def test_a_comparison_beside_a_flag_is_still_a_bound() -> None:
-    """``if (is_pow2 || i + 256 < n)``: where the flag is off the comparison is the guard."""
-    src = textwrap.dedent('''\
-        template <bool is_pow2>
-        __global__ void pairs(const float* a, float* s, int n) {
-            int i = blockIdx.x * 512 + threadIdx.x;
-            float v = 0.f;
-            if (is_pow2 || i + 256 < n) v = a[i + 256];
-            s[blockIdx.x * 256 + threadIdx.x] = v;
-        }
-        ''')
-    m = mutate_cuda.mutate("/tmp/flag.cu", src)
-    assert [x.line for x in m.mutants if x.operator == "off-by-one"] == [5]
-    assert not any(reason == NO_BOUND for _, _, reason in m.skipped)
-
 
 
 def test_off_by_one_whose_accesses_sit_in_loops_from_the_index_is_skipped() -> None:
