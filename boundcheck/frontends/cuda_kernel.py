@@ -193,6 +193,10 @@ class KernelBuilder:
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
         self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
         self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
+        self.compared_rows: set[str] = set()  # warp rows a condition compares with their block offset
+        # the accesses again with the global warp rows that nothing bounds kept: what they are under
+        # a launch whose grid rounds the rows up to whole blocks (see cuda.py)
+        self.ceiling_accesses: list[Access] | None = None
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -226,6 +230,8 @@ class KernelBuilder:
         accesses = [self._access(rec) for rec in self.recs]
         self.slots = thread_slots(self.recs)
         self.kernel.accesses += _checked_warp_rows(accesses)
+        unbounded = _uncompared_rows(accesses, self.compared_rows)
+        self.ceiling_accesses = _checked_warp_rows(accesses, unbounded) if unbounded else None
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
                 self._tail_start(c)
@@ -681,6 +687,7 @@ class KernelBuilder:
     def guards_of(self, atoms: list[Comparison]) -> tuple[Guard, ...]:
         out = []
         for a in atoms:
+            self.compared_rows |= _global_warp_rows(a)
             a = _warp_row_limit(a)
             for b in bounds_of(a.left, a.op, a.right, a.span):
                 limit = upper_form(a.left, a.op, a.right)[2]
@@ -1253,19 +1260,38 @@ def _split_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
             for b in guards if b.local and b.source in _split_bases(d.source)]
 
 
-def _checked_warp_rows(accesses: list[Access]) -> list[Access]:
+def _checked_warp_rows(accesses: list[Access], unbounded: frozenset[str] = frozenset()) -> list[Access]:
     """The warp index (``threadIdx.x / 32``) is a warp-per-row kernel's row: the offset of its lanes'
     tile, and a dimension of its own only where its guard has something to report (missing,
     block-local, or admitting the extent). Rows are checked only where the kernel compares them
     with an extent somewhere, as a whole-dimension tile is: a launch that sizes the grid to the
-    rows exactly, or a per-warp count of chunks, needs no row guard."""
+    rows exactly, or a per-warp count of chunks, needs no row guard; ``unbounded`` names the rows
+    kept all the same (a launch rounds them up)."""
     bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
     out = []
     for a in accesses:
         dims = tuple(d for d in a.dims if not _warp_base(d.source) or d.source in bounded
-                     and not any(covers(b, d) and not b.admits_extent_for(a.width) for b in a.guards))
+                     and not any(covers(b, d) and not b.admits_extent_for(a.width) for b in a.guards)
+                     or d.source in unbounded)
         out.append(a if len(dims) == len(a.dims) else replace(a, dims=dims))
     return out
+
+
+def _uncompared_rows(accesses: list[Access], compared: set[str]) -> frozenset[str]:
+    """Global warp rows (``blockIdx.x * warps + threadIdx.x / 32``) that no condition of the kernel
+    compares: under a grid rounded up to whole blocks (``ceil_div(N * 32, bs)``) the last block's
+    warps pass the rows, and nothing stops them."""
+    bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
+    return frozenset(d.source for a in accesses for d in a.dims
+                     if _warp_base(d.source) and d.tiling is Tiling.PROGRAM) - bounded - compared
+
+
+def _global_warp_rows(a: Comparison) -> set[str]:
+    """The warp indices a comparison tests together with a block index on one side (``(row + 1) *
+    n > total`` with row ``blockIdx.x * warps + warp``): the kernel bounds its global rows its own
+    way. ``warp == 0`` (which warp of the block reduces) compares no row."""
+    return {s.name for side in (a.left, a.right) if Kind.PROGRAM in kinds(side)
+            for s in syms(side) if _is_warp(s)}
 
 
 def _is_warp(s: Sym) -> bool:

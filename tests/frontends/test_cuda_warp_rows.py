@@ -1,0 +1,138 @@
+"""CUDA kernels that give each warp a row (``blockIdx.x * warps + threadIdx.x / 32``, or the
+cooperative-groups ``meta_group_rank()``), launched on a grid rounded up to whole blocks: a row
+that nothing bounds is reported at its access; the guarded kernel, one that bounds its rows its
+own way, or one whose launch holds exactly the rows gives no finding."""
+
+from __future__ import annotations
+
+from boundcheck.model import Language
+from tests.checking import findings as _findings
+from tests.checking import line_of
+
+
+def findings(src: str) -> list[tuple[int, str]]:
+    return _findings(src, Language.CUDA)
+
+
+ROW_SUMS = """\
+__global__ void row_sums(float* out, const float* inp, int N, int C) {
+    int warp = threadIdx.x / 32;
+    int lane = threadIdx.x % 32;
+    int row = blockIdx.x * (blockDim.x / 32) + warp;
+    GUARD
+    const float* x = inp + row * C;
+    float s = 0.0f;
+    for (int i = lane; i < C; i += 32) {
+        s += x[i];
+    }
+    if (lane == 0) {
+        out[row] = s;
+    }
+}
+void row_sums_launch(float* out, const float* inp, int N, int C) {
+    int block = 256;
+    int grid = GRID;
+    row_sums<<<grid, block>>>(out, inp, N, C);
+}
+"""
+ROUNDED_UP = "(N * 32 + block - 1) / block"
+
+
+def test_unguarded_warp_row_under_a_rounded_up_grid_is_reported() -> None:
+    src = ROW_SUMS.replace("GUARD", "").replace("GRID", ROUNDED_UP)
+    # the store has the row only; the read's column is bounded by its loop, so that guard is partial
+    assert findings(src) == [(line_of(src, "s += x[i]"), "BC103"), (line_of(src, "out[row] = s"), "BC102")]
+
+
+def test_guarded_warp_row_is_silent() -> None:
+    assert findings(ROW_SUMS.replace("GUARD", "if (row >= N) { return; }").replace("GRID", ROUNDED_UP)) == []
+
+
+def test_grid_of_exactly_the_rows_needs_no_row_guard() -> None:
+    # one warp per block and one block per row: no warp past the rows is launched
+    src = ROW_SUMS.replace("GUARD", "").replace("GRID", "N").replace("int block = 256;", "int block = 32;")
+    assert findings(src) == []
+
+
+CG_ROWS = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+__global__ void row_scale(float* out, const float* inp, int N, int C) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    int t = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
+    GUARD
+    float m = inp[t * C];
+    if (warp.thread_rank() == 0) {
+        out[t] = m;
+    }
+}
+void row_scale_launch(float* out, const float* inp, int N, int C) {
+    row_scale<<<ceil_div(N * 32, 128), 128>>>(out, inp, N, C);
+}
+"""
+
+
+def test_unguarded_cooperative_groups_row_is_reported() -> None:
+    src = CG_ROWS.replace("GUARD", "")
+    assert findings(src) == [(line_of(src, "inp[t * C]"), "BC101"), (line_of(src, "out[t] = m"), "BC102")]
+
+
+def test_guarded_cooperative_groups_row_is_silent() -> None:
+    assert findings(CG_ROWS.replace("GUARD", "if (t >= N) { return; }")) == []
+
+
+CHUNKS = """\
+__global__ void chunk_copy(float* out, const float* inp, int total, int per_warp) {
+    int warp_row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x % 32;
+    int mine = MINE;
+    for (int i = lane; i < mine; i += 32) {
+        out[warp_row * per_warp + i] = inp[warp_row * per_warp + i];
+    }
+}
+void chunk_copy_launch(float* out, const float* inp, int total, int per_warp) {
+    int warps = (total + per_warp - 1) / per_warp;
+    chunk_copy<<<(warps + 7) / 8, 256>>>(out, inp, total, per_warp);
+}
+"""
+OWN_COUNT = "(warp_row + 1) * per_warp > total ? total - warp_row * per_warp : per_warp"
+
+
+def test_row_bounded_by_its_own_count_is_silent() -> None:
+    # the kernel compares its global warp row with the extent (the last warp's share of the
+    # elements): it bounds its rows its own way, which the model does not read as a guard
+    assert findings(CHUNKS.replace("MINE", OWN_COUNT)) == []
+
+
+def test_row_with_a_fixed_count_is_reported() -> None:
+    src = CHUNKS.replace("MINE", "per_warp")
+    line = line_of(src, "out[warp_row")
+    assert findings(src) == [(line, "BC103"), (line, "BC103")]  # the write and the read
+
+
+BLOCK_REDUCE = """\
+__global__ void block_sums(float* out, const float* inp, int C) {
+    __shared__ float partial[32];
+    int warp = threadIdx.x / 32;
+    int lane = threadIdx.x % 32;
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < C; i += blockDim.x) {
+        s += inp[blockIdx.x * C + i];
+    }
+    if (lane == 0) partial[warp] = s;
+    __syncthreads();
+    if (warp == 0 && lane < blockDim.x / 32) {
+        out[blockIdx.x * (blockDim.x / 32) + lane] = partial[lane];
+    }
+}
+void block_sums_launch(float* out, const float* inp, int rows, int C) {
+    block_sums<<<(rows * 32 + 255) / 256, 256>>>(out, inp, C);
+}
+"""
+
+
+def test_block_local_warp_index_needs_no_row_guard() -> None:
+    # `warp == 0` picks the warp that reduces: the warp index is no row here
+    assert findings(BLOCK_REDUCE) == []
