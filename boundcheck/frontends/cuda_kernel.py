@@ -900,6 +900,11 @@ class KernelBuilder:
             # at the last whole pack, as a floored trip count does
             trip = next((t for a in atoms if a.op == "<" and a.left == st.scope.env.get(var)
                          for t in [floor_division(a.right, header, ("/",))] if t is not None), None)
+        if var is not None and start is not None and trip is None and walks is None and _per_warp(start):
+            # `for (row = warp; row < n; row += warps)` up to a count of rows, not of tiles: the
+            # counter is the warp's row, stepped by the block's warps, as a lane-strided loop's is
+            st.scope.env[var] = Bin("+", start, _times(Sym(var, Kind.LOOP), step_of_var))
+            atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
         loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks)
         self.kernel.loops.append(loop)
         if var is not None:

@@ -136,3 +136,28 @@ void block_sums_launch(float* out, const float* inp, int rows, int C) {
 def test_block_local_warp_index_needs_no_row_guard() -> None:
     # `warp == 0` picks the warp that reduces: the warp index is no row here
     assert findings(BLOCK_REDUCE) == []
+
+
+COLUMN_SUMS = """\
+__global__ void column_sums(float* out, const float* inp, int rows, int C) {
+    int warp = threadIdx.x / 32;
+    int lane = threadIdx.x % 32;
+    int col = blockIdx.x * 32 + lane;
+    if (col < C) {
+        float s = 0.0f;
+        for (int r = warp; r < rows; r += blockDim.x / 32) {
+            s += inp[r * C + col];
+        }
+        atomicAdd(&out[col], s);
+    }
+}
+"""
+
+
+def test_warps_striding_over_rows_bound_the_row() -> None:
+    assert findings(COLUMN_SUMS) == []
+
+
+def test_warps_striding_over_rows_up_to_the_extent_itself_is_off_by_one() -> None:
+    src = COLUMN_SUMS.replace("r < rows", "r <= rows")
+    assert findings(src) == [(line_of(src, "r <= rows"), "BC104")]
