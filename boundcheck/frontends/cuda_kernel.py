@@ -1277,9 +1277,18 @@ def _checked_warp_rows(accesses: list[Access], unbounded: frozenset[str] = froze
     for a in accesses:
         dims = tuple(d for d in a.dims if not _warp_base(d.source) or d.source in bounded
                      and not any(covers(b, d) and not b.admits_extent_for(a.width) for b in a.guards)
-                     or d.source in unbounded)
+                     or d.source in unbounded or d.source in bounded and _loose_bound(a, d))
         out.append(a if len(dims) == len(a.dims) else replace(a, dims=dims))
     return out
+
+
+def _loose_bound(a: Access, d: Dim) -> bool:
+    """A guard on the row admits the extent (``t3 + t <= T`` in a loop from the warp's row) where
+    every exact guard on it bounds a part of that index only: ``if (t3 >= T) return;`` bounds
+    where the loop starts, not how far it runs."""
+    exact = [b.index for b in a.guards if covers(b, d) and not b.admits_extent_for(a.width)]
+    return any(covers(b, d) and b.admits_extent_for(a.width) and all(b.index.startswith(e + " + ") for e in exact)
+               for b in a.guards)
 
 
 def _uncompared_rows(accesses: list[Access], compared: set[str]) -> frozenset[str]:

@@ -161,3 +161,40 @@ def test_warps_striding_over_rows_bound_the_row() -> None:
 def test_warps_striding_over_rows_up_to_the_extent_itself_is_off_by_one() -> None:
     src = COLUMN_SUMS.replace("r < rows", "r <= rows")
     assert findings(src) == [(line_of(src, "r <= rows"), "BC104")]
+
+
+LATER_ROWS = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void later_rows(float* out, const float* att, int T) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    int t3 = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();
+    if (t3 >= T) { return; }
+    float acc = 0.0f;
+    for (int t = t3; t < T; t++) {
+        BODY
+        for (int i = warp.thread_rank(); i <= t; i += warp.size()) {
+            acc += att[t * T + i];
+        }
+    }
+    if (warp.thread_rank() == 0) {
+        out[t3] = acc;
+    }
+}
+"""
+
+
+def test_loop_from_the_warp_row_bounds_each_later_row() -> None:
+    assert findings(LATER_ROWS.replace("BODY", "")) == []
+
+
+def test_loop_from_the_warp_row_up_to_the_extent_itself_is_off_by_one() -> None:
+    # `t3 < T` bounds where the loop starts only; `t <= T` lets it read row T
+    src = LATER_ROWS.replace("BODY", "").replace("t < T", "t <= T")
+    assert findings(src) == [(line_of(src, "t <= T"), "BC104")]
+
+
+def test_exact_bound_on_the_loop_row_itself_is_no_off_by_one() -> None:
+    src = LATER_ROWS.replace("BODY", "if (t >= T) { break; }").replace("t < T", "t <= T")
+    assert findings(src) == []
