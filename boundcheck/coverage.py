@@ -96,8 +96,9 @@ class Coverage:
     covered: tuple[Dim, ...]
     uncovered: tuple[Dim, ...]
     local_only: tuple[tuple[Dim, Bound], ...]  # guarded only by a block-local index
-    # dimensions a mask or guard bounds (wraps, clamps and contracts are not guards): an access
-    # with none is unguarded (BC101), one with some but not all is partially guarded (BC103)
+    # dimensions a mask or guard bounds (wraps, clamps, contracts and the condition of the loop
+    # that walks a lane are not guards): an access with none is unguarded (BC101), one with some
+    # but not all is partially guarded (BC103)
     guarded: tuple[Dim, ...] = ()
 
 
@@ -126,7 +127,8 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
             local_only.append((dim, local))
         else:
             uncovered.append(dim)
-    guarded = tuple(d for d in access.dims if any(covers(b, d) and not b.wrap for b in access.guards))
+    guarded = tuple(d for d in access.dims
+                    if any(covers(b, d) and not b.wrap and not b.walk for b in access.guards))
     return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded)
 
 

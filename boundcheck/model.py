@@ -89,6 +89,7 @@ class Bound:
     op_span: Span | None = None  # the operator token as written, for the safe fix
     op_text: str = ""
     index_tiled: bool = False  # the bounded index carries a program / loop tile offset
+    walk: bool = False  # the condition of a loop that walks this lane (``for (i = lane; i < C; i += 32)``)
 
     @property
     def bounds_extent(self) -> bool:

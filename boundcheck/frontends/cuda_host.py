@@ -458,7 +458,8 @@ def _ceiling(c: ci.Cursor, conv: Converter, scope: Scope, depth: int = 0) -> boo
     value = conv.quiet_expr(s, scope)
     if isinstance(value, Call) and _CEIL_CALL.search(value.fn) and value.args:
         num = value.args[0]
-    elif isinstance(value, Bin) and value.op == "/" and (constant(expand(value.left)) > 0 or _adds(value.left, value.right)):
+    elif isinstance(value, Bin) and value.op == "/" and (
+            constant(expand(value.left)) > 0 or _adds(value.left, value.right)):
         num = value.left
     else:
         return False

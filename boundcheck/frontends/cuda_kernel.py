@@ -303,7 +303,9 @@ class KernelBuilder:
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
-        guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
+        # a lane-strided loop's condition walks its lane: it covers it, but is no guard written
+        # on the access (an access bounded by that alone is unguarded along its other lanes)
+        guards = [replace(_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index), walk=g.stride)
                   for g in rec.guards if (not g.split or whole) and not g.row and not _past_guard(g, rec.index)
                   and not _other_blocks(g, rec.index, parts)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
@@ -1287,8 +1289,8 @@ def _loose_bound(a: Access, d: Dim) -> bool:
     every exact guard on it bounds a part of that index only: ``if (t3 >= T) return;`` bounds
     where the loop starts, not how far it runs."""
     exact = [b.index for b in a.guards if covers(b, d) and not b.admits_extent_for(a.width)]
-    return any(covers(b, d) and b.admits_extent_for(a.width) and all(b.index.startswith(e + " + ") for e in exact)
-               for b in a.guards)
+    return any(covers(b, d) and b.admits_extent_for(a.width)
+               and all(b.index.startswith(e + " + ") for e in exact) for b in a.guards)
 
 
 def _uncompared_rows(accesses: list[Access], compared: set[str]) -> frozenset[str]:

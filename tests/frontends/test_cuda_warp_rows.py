@@ -40,8 +40,8 @@ ROUNDED_UP = "(N * 32 + block - 1) / block"
 
 def test_unguarded_warp_row_under_a_rounded_up_grid_is_reported() -> None:
     src = ROW_SUMS.replace("GUARD", "").replace("GRID", ROUNDED_UP)
-    # the store has the row only; the read's column is bounded by its loop, so that guard is partial
-    assert findings(src) == [(line_of(src, "s += x[i]"), "BC103"), (line_of(src, "out[row] = s"), "BC102")]
+    # the read's column is bounded by the loop that walks it; nothing bounds the row
+    assert findings(src) == [(line_of(src, "s += x[i]"), "BC101"), (line_of(src, "out[row] = s"), "BC102")]
 
 
 def test_guarded_warp_row_is_silent() -> None:
@@ -109,7 +109,7 @@ def test_row_bounded_by_its_own_count_is_silent() -> None:
 def test_row_with_a_fixed_count_is_reported() -> None:
     src = CHUNKS.replace("MINE", "per_warp")
     line = line_of(src, "out[warp_row")
-    assert findings(src) == [(line, "BC103"), (line, "BC103")]  # the write and the read
+    assert findings(src) == [(line, "BC101"), (line, "BC102")]
 
 
 BLOCK_REDUCE = """\
@@ -198,3 +198,38 @@ def test_loop_from_the_warp_row_up_to_the_extent_itself_is_off_by_one() -> None:
 def test_exact_bound_on_the_loop_row_itself_is_no_off_by_one() -> None:
     src = LATER_ROWS.replace("BODY", "if (t >= T) { break; }").replace("t < T", "t <= T")
     assert findings(src) == []
+
+
+ROW_TILE = """\
+__global__ void row_tile(float* out, const float* inp, int rows, int C) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    GUARD
+    for (int k = threadIdx.x; k < C; k += blockDim.x) {
+        out[row * C + k] = 2.0f * inp[row * C + k];
+    }
+}
+"""
+
+
+def test_loop_walk_alone_leaves_the_row_unguarded() -> None:
+    # the loop's condition walks the columns: no guard was written, so the row is unguarded
+    src = ROW_TILE.replace("GUARD", "")
+    line = line_of(src, "out[row * C + k]")
+    assert findings(src) == [(line, "BC101"), (line, "BC102")]
+
+
+def test_written_guard_on_the_columns_only_is_partial() -> None:
+    src = """\
+__global__ void col_guard(float* out, const float* inp, int rows, int C) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (col < C) {
+        out[row * C + col] = 2.0f * inp[row * C + col];
+    }
+}
+"""
+    assert findings(src) == [(5, "BC103"), (5, "BC103")]
+
+
+def test_guarded_row_tile_is_silent() -> None:
+    assert findings(ROW_TILE.replace("GUARD", "if (row >= rows) { return; }")) == []
