@@ -29,7 +29,7 @@ from boundcheck.symbolic import tile_factors
 
 def covers(bound: Bound, dim: Dim) -> bool:
     """The bound limits the dimension's own index (not a block-local stand-in for it)."""
-    if bound.source != dim.source:
+    if bound.source != dim.source or bound.alternative:
         return False
     if bound.axis is not None and dim.axis is not None and bound.axis != dim.axis:
         return False

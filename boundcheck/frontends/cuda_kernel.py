@@ -750,7 +750,7 @@ class KernelBuilder:
                 self.exits.append((first(exit_stmt).offset, end, Exit(
                     self.src.span(exit_stmt), word, self.src.text_of(cond), (),
                     tuple(p for g in neg if g.boundary for p in [self._uniform_if(g)] if p))))
-            st.guards = st.guards + tuple(replace(g, exit=True) for g in neg)
+            st.guards = st.guards + tuple(replace(g, exit=True) for g in neg) + self._alternatives(cond, st.scope)
             return st
         self.logs.append({})
         then_st = st.copy()
@@ -783,6 +783,15 @@ class KernelBuilder:
         for name, ref in then_st.ptrs.items():
             merged.ptrs.setdefault(name, ref)
         return merged
+
+    def _alternatives(self, cond: ci.Cursor, scope: Scope) -> tuple[Guard, ...]:
+        """The sides of what an exit on a conjunction lets through (``if (m >= M && n >= N)
+        return;``: m < M or n < N), each marked as bounding nothing."""
+        s = strip(cond)
+        if s.kind != K.BINARY_OPERATOR or binary_op(s) != "&&":
+            return ()
+        atoms = [a for k in children(s) for a in self.conv.atoms(k, scope, negated=True)]
+        return tuple(replace(g, bound=replace(g.bound, alternative=True), exit=True) for g in self.guards_of(atoms))
 
     def _uniform_if(self, g: Guard) -> tuple[str, str] | None:
         """``lane * f + i * S >= n`` with ``lane * f`` spanning exactly S (``(tid % 32) * 8 +

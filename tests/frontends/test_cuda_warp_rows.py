@@ -233,3 +233,35 @@ __global__ void col_guard(float* out, const float* inp, int rows, int C) {
 
 def test_guarded_row_tile_is_silent() -> None:
     assert findings(ROW_TILE.replace("GUARD", "if (row >= rows) { return; }")) == []
+
+
+EITHER_EXIT = """\
+__global__ void copy2d(float* out, const float* inp, int M, int N) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (ROW_TEST OP col >= N) return;
+    out[row * N + col] = inp[row * N + col];
+}
+"""
+
+
+def _either(row_test: str, op: str) -> str:
+    return EITHER_EXIT.replace("ROW_TEST", row_test).replace("OP", op)
+
+
+def test_exit_on_either_side_bounds_both() -> None:
+    assert findings(_either("row >= M", "||")) == []
+
+
+def test_exit_on_both_sides_bounds_neither() -> None:
+    # `&&` lets through every thread with row < M or col < N: the access is unguarded
+    assert findings(_either("row >= M", "&&")) == [(5, "BC101"), (5, "BC102")]
+
+
+def test_off_by_one_side_of_an_exit_on_both_sides() -> None:
+    assert findings(_either("row > M", "&&")) == [(4, "BC104"), (5, "BC101"), (5, "BC102")]
+
+
+def test_thread_index_side_of_an_exit_on_both_sides() -> None:
+    # the access is reported too: its column has no bound, its row the block-local stand-in only
+    assert findings(_either("threadIdx.y >= M", "&&")) == [(4, "BC105"), (5, "BC103"), (5, "BC103")]
