@@ -29,7 +29,7 @@ from boundcheck.symbolic import tile_factors
 
 def covers(bound: Bound, dim: Dim) -> bool:
     """The bound limits the dimension's own index (not a block-local stand-in for it)."""
-    if bound.source != dim.source:
+    if bound.source != dim.source or bound.alternative:
         return False
     if bound.axis is not None and dim.axis is not None and bound.axis != dim.axis:
         return False
@@ -99,8 +99,9 @@ class Coverage:
     covered: tuple[Dim, ...]
     uncovered: tuple[Dim, ...]
     local_only: tuple[tuple[Dim, Bound], ...]  # guarded only by a block-local index
-    # dimensions a mask or guard bounds (wraps, clamps and contracts are not guards): an access
-    # with none is unguarded (BC101), one with some but not all is partially guarded (BC103)
+    # dimensions a mask or guard bounds (wraps, clamps, contracts and the condition of the loop
+    # that walks a lane are not guards): an access with none is unguarded (BC101), one with some
+    # but not all is partially guarded (BC103)
     guarded: tuple[Dim, ...] = ()
 
 
@@ -129,7 +130,8 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
             local_only.append((dim, local))
         else:
             uncovered.append(dim)
-    guarded = tuple(d for d in access.dims if any(covers(b, d) and not b.wrap for b in access.guards))
+    guarded = tuple(d for d in access.dims
+                    if any(covers(b, d) and not b.wrap and not b.walk for b in access.guards))
     return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded)
 
 

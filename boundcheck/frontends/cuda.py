@@ -28,7 +28,7 @@ from boundcheck.frontends.cuda_parse import (
     parse,
 )
 from boundcheck.frontends.cuda_slots import Slot, drop_slot_dims
-from boundcheck.model import Divisibility, Kernel, Language, Module, Span
+from boundcheck.model import Access, Divisibility, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
@@ -72,6 +72,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     grid_stride: set[str] = set()
     slots: dict[str, list[Slot]] = {}
     orphans = _entry_device_functions(fns, parsed)
+    ceiling: dict[str, list[Access]] = {}
     for fn in fns:
         if is_kernel(fn) or fn in orphans:
             builder = KernelBuilder(fn, src, macros, helpers, file_contracts)
@@ -79,6 +80,8 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             module.kernels.append(kernel)
             kernels[fn.spelling] = (fn, kernel)
             slots[fn.spelling] = builder.slots
+            if builder.ceiling_accesses is not None:
+                ceiling[fn.spelling] = builder.ceiling_accesses
             if builder.grid_stride:
                 grid_stride.add(fn.spelling)
     by_kernel: dict[str, list[HostLaunch]] = {}
@@ -95,6 +98,8 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
                     by_kernel.setdefault(hl.launch.kernel, []).append(hl)
     for name, hls in by_kernel.items():
         _floor_grid_contracts(hls, kernels[name][1])
+        if name in ceiling and any(hl.ceil_axes for hl in hls):
+            kernels[name][1].accesses[:] = ceiling[name]  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernels[name][1], kernels[name][0], slots[name], [list(hl.rooms) for hl in hls])
     for _, kernel in kernels.values():
         padded_rows(kernel)

@@ -41,8 +41,10 @@ from boundcheck.symbolic import (
     constant,
     expand,
     floor_division,
+    kinds,
     render,
     syms,
+    terms_text,
     variable,
 )
 
@@ -62,6 +64,7 @@ class HostLaunch:
     grid_axes: tuple[int, ...] = ()  # the grid axis of each floored dimension in ``launch.grid``
     block_var: str = ""  # the block argument's variable (``dimBlock``), whose ``.x`` a grid may divide by
     rooms: tuple[Room, ...] = ()  # the buffers passed that the host allocated, with their sizes
+    ceil_axes: tuple[int, ...] = ()  # grid axes rounded up from a runtime count (``ceil_div(N * 32, bs)``)
 
 
 def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
@@ -298,7 +301,8 @@ class _Walk:
                   if whole.get(div) == (f.extent, f.tile)]
         self.out.append(HostLaunch(Launch(kernel, span, tuple(d for _, d in floored), tuple(facts)), names,
                                    targs, block[0] if block else "", tuple(block), tuple(a for a, _ in floored),
-                                   block_var))
+                                   block_var,
+                                   ceil_axes=tuple(a for a, d in grid if _ceiling(d, self.conv, self.scope))))
 
     def _dims(self, c: ci.Cursor) -> list[tuple[int, ci.Cursor]]:
         """The written dimension expressions of a ``dim3`` argument (or of an integer), by axis."""
@@ -490,6 +494,33 @@ _STEPS = ("++", "--", "post++", "post--", "&")
 def _names(c: ci.Cursor, decl: ci.Cursor) -> bool:
     s = strip(c)
     return s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced == decl
+
+
+_CEIL_CALL = re.compile(r"(?i)ceil|cdiv|div_?up|round_?up")
+
+
+def _ceiling(c: ci.Cursor, conv: Converter, scope: Scope, depth: int = 0) -> bool:
+    """The grid dimension rounds a runtime count up to whole blocks (``ceil_div(N * 32, bs)``,
+    ``(N + bs - 1) / bs``), followed through locals: the last block may hold threads past it."""
+    s = strip(c)
+    if s.kind == K.DECL_REF_EXPR and depth < 4 and s.referenced is not None and s.referenced.kind == K.VAR_DECL:
+        value = _reaching(s.referenced, first(s).offset)
+        return value is not None and _ceiling(value, conv, scope, depth + 1)
+    value = conv.quiet_expr(s, scope)
+    if isinstance(value, Call) and _CEIL_CALL.search(value.fn) and value.args:
+        num = value.args[0]
+    elif isinstance(value, Bin) and value.op == "/" and (
+            constant(expand(value.left)) > 0 or _adds(value.left, value.right)):
+        num = value.left
+    else:
+        return False
+    return bool({Kind.EXTENT, Kind.OTHER} & kinds(num))
+
+
+def _adds(num: Expr, den: Expr) -> bool:
+    """``n + bs - 1`` over ``bs``: the numerator adds the (runtime) divisor."""
+    den_text = terms_text(variable(expand(den)))
+    return bool(den_text) and any(terms_text([t]) == den_text for t in variable(expand(num)))
 
 
 def _floor_branch(c: ci.Cursor, conv: Converter, scope: Scope, whole: dict[FloorDiv, tuple[str, str]],

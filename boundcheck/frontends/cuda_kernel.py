@@ -198,6 +198,10 @@ class KernelBuilder:
         self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
         self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
         self.split_rows: set[str] = set()  # warp rows a local splits by a runtime size (`row % T`)
+        self.compared_rows: set[str] = set()  # warp rows a condition compares with their block offset
+        # the accesses again with the global warp rows that nothing bounds kept: what they are under
+        # a launch whose grid rounds the rows up to whole blocks (see cuda.py)
+        self.ceiling_accesses: list[Access] | None = None
 
     # --- entry --------------------------------------------------------------------------------
     def build(self) -> Kernel:
@@ -231,6 +235,8 @@ class KernelBuilder:
         accesses = inclusive_ends(self.recs, [self._access(rec) for rec in self.recs])
         self.slots = thread_slots(self.recs)
         self.kernel.accesses += _checked_warp_rows(accesses, self.split_rows)
+        unbounded = _uncompared_rows(accesses, self.compared_rows)
+        self.ceiling_accesses = _checked_warp_rows(accesses, self.split_rows, unbounded) if unbounded else None
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
                 self._tail_start(c)
@@ -302,7 +308,9 @@ class KernelBuilder:
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
-        guards = [_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index)
+        # a lane-strided loop's condition walks its lane: it covers it, but is no guard written
+        # on the access (an access bounded by that alone is unguarded along its other lanes)
+        guards = [replace(_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index), walk=g.stride)
                   for g in rec.guards if (not g.split or whole) and not g.row and not _past_guard(g, rec.index)
                   and not _past_by_counter(g, rec.index, {n for n, up in self.counts_up.items() if up})
                   and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)]
@@ -706,6 +714,7 @@ class KernelBuilder:
     def guards_of(self, atoms: list[Comparison]) -> tuple[Guard, ...]:
         out = []
         for a in atoms:
+            self.compared_rows |= _global_warp_rows(a)
             a = _warp_row_limit(a)
             for b in bounds_of(a.left, a.op, a.right, a.span):
                 limit = upper_form(a.left, a.op, a.right)[2]
@@ -767,7 +776,7 @@ class KernelBuilder:
                 self.exits.append((first(exit_stmt).offset, end, Exit(
                     self.src.span(exit_stmt), word, self.src.text_of(cond), (),
                     tuple(p for g in neg if g.boundary for p in [self._uniform_if(g)] if p))))
-            st.guards = st.guards + tuple(replace(g, exit=True) for g in neg)
+            st.guards = st.guards + tuple(replace(g, exit=True) for g in neg) + self._alternatives(cond, st.scope)
             return st
         self.logs.append({})
         then_st = st.copy()
@@ -800,6 +809,15 @@ class KernelBuilder:
         for name, ref in then_st.ptrs.items():
             merged.ptrs.setdefault(name, ref)
         return merged
+
+    def _alternatives(self, cond: ci.Cursor, scope: Scope) -> tuple[Guard, ...]:
+        """The sides of what an exit on a conjunction lets through (``if (m >= M && n >= N)
+        return;``: m < M or n < N), each marked as bounding nothing."""
+        s = strip(cond)
+        if s.kind != K.BINARY_OPERATOR or binary_op(s) != "&&":
+            return ()
+        atoms = [a for k in children(s) for a in self.conv.atoms(k, scope, negated=True)]
+        return tuple(replace(g, bound=replace(g.bound, alternative=True), exit=True) for g in self.guards_of(atoms))
 
     def _uniform_if(self, g: Guard) -> tuple[str, str] | None:
         """``lane * f + i * S >= n`` with ``lane * f`` spanning exactly S (``(tid % 32) * 8 +
@@ -919,6 +937,11 @@ class KernelBuilder:
             # at the last whole pack, as a floored trip count does
             trip = next((t for a in atoms if a.op == "<" and a.left == st.scope.env.get(var)
                          for t in [floor_division(a.right, header, ("/",))] if t is not None), None)
+        if var is not None and start is not None and trip is None and walks is None and _per_warp(start):
+            # `for (row = warp; row < n; row += warps)` up to a count of rows, not of tiles: the
+            # counter is the warp's row, stepped by the block's warps, as a lane-strided loop's is
+            st.scope.env[var] = Bin("+", start, _times(Sym(var, Kind.LOOP), step_of_var))
+            atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
         loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks)
         self.kernel.loops.append(loop)
         if var is not None:
@@ -1360,19 +1383,21 @@ def _split_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
             for b in guards if b.local and b.source in _split_bases(d.source)]
 
 
-def _checked_warp_rows(accesses: list[Access], split: set[str]) -> list[Access]:
+def _checked_warp_rows(accesses: list[Access], split: set[str], unbounded: frozenset[str] = frozenset()) -> list[Access]:
     """The warp index (``threadIdx.x / 32``) is a warp-per-row kernel's row: the offset of its lanes'
     tile, and a dimension of its own only where its guard has something to report (missing,
     block-local, or admitting the extent). Rows are checked only where the kernel compares them
     with an extent somewhere, as a whole-dimension tile is: a launch that sizes the grid to the
     rows exactly, or a per-warp count of chunks, needs no row guard. A row the kernel ``split``s
     by a runtime size (``b = row / T; t = row % T``) is one of B * T rows, a count no grid of
-    whole blocks of warps matches in general: it is checked as well."""
+    whole blocks of warps matches in general: it is checked as well. ``unbounded`` names the rows
+    kept all the same (a launch rounds them up)."""
     bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent} | split
     out = []
     for a in accesses:
         dims = tuple(d for d in a.dims if not _warp_base(d.source) or d.source in bounded
-                     and not any(covers(b, d) and not b.admits_extent_for(a.width) for b in a.guards))
+                     and not any(covers(b, d) and not b.admits_extent_for(a.width) for b in a.guards)
+                     or d.source in unbounded or d.source in bounded and _loose_bound(a, d))
         out.append(a if len(dims) == len(a.dims) else replace(a, dims=dims))
     return out
 
@@ -1401,6 +1426,32 @@ def _split_by_extent(e: Expr) -> set[str]:
         case Call(args=args):
             return set().union(*(_split_by_extent(a) for a in args))
     return set()
+
+
+def _loose_bound(a: Access, d: Dim) -> bool:
+    """A guard on the row admits the extent (``t3 + t <= T`` in a loop from the warp's row) where
+    every exact guard on it bounds a part of that index only: ``if (t3 >= T) return;`` bounds
+    where the loop starts, not how far it runs."""
+    exact = [b.index for b in a.guards if covers(b, d) and not b.admits_extent_for(a.width)]
+    return any(covers(b, d) and b.admits_extent_for(a.width)
+               and all(b.index.startswith(e + " + ") for e in exact) for b in a.guards)
+
+
+def _uncompared_rows(accesses: list[Access], compared: set[str]) -> frozenset[str]:
+    """Global warp rows (``blockIdx.x * warps + threadIdx.x / 32``) that no condition of the kernel
+    compares: under a grid rounded up to whole blocks (``ceil_div(N * 32, bs)``) the last block's
+    warps pass the rows, and nothing stops them."""
+    bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
+    return frozenset(d.source for a in accesses for d in a.dims
+                     if _warp_base(d.source) and d.tiling is Tiling.PROGRAM) - bounded - compared
+
+
+def _global_warp_rows(a: Comparison) -> set[str]:
+    """The warp indices a comparison tests together with a block index on one side (``(row + 1) *
+    n > total`` with row ``blockIdx.x * warps + warp``): the kernel bounds its global rows its own
+    way. ``warp == 0`` (which warp of the block reduces) compares no row."""
+    return {s.name for side in (a.left, a.right) if Kind.PROGRAM in kinds(side)
+            for s in syms(side) if _is_warp(s)}
 
 
 def _is_warp(s: Sym) -> bool:

@@ -40,8 +40,9 @@ def test_split_warp_rows_without_guard_are_unbounded() -> None:
     src = _warp_rows("")
     assert findings(src, Language.CUDA) == sorted([
         (line_of(src, "float s = scale"), "BC101"),
-        (line_of(src, "out[idx * C + i]"), "BC103"),  # the lane is bounded by `i < C`, the row not
-        (line_of(src, "out[idx * C + i]"), "BC103"),
+        # the lane loop `i < C` walks the columns but guards nothing it writes: the row is unguarded
+        (line_of(src, "out[idx * C + i]"), "BC101"),
+        (line_of(src, "out[idx * C + i]"), "BC102"),
     ])
 
 
