@@ -61,6 +61,7 @@ class Kernel:
     body: ci.Cursor
     pointers: set[str] = field(default_factory=set)
     shared: set[str] = field(default_factory=set)
+    shared_params: set[str] = field(default_factory=set)  # pointer parameters every call binds to shared memory
     global_index: dict[str, str] = field(default_factory=dict)  # name -> threadIdx component
     local_index: set[str] = field(default_factory=set)
     local_axis: dict[str, str] = field(default_factory=dict)  # block-local name -> threadIdx component
@@ -133,6 +134,32 @@ class CudaMutator:
                 self.kernels.append(self._kernel(c, body, kids))
             else:
                 self.hosts.append(body)
+        self._bind_shared_params()
+
+    def _bind_shared_params(self) -> None:
+        """A device helper's pointer parameter that every call in the file passes a ``__shared__``
+        array (``merge(s_key, s_key + STRIDE, ...)``) points into shared memory: a guard around its
+        accesses protects no global memory, so dropping it is no BC101/BC102 mutant."""
+        by_name = {k.cursor.spelling: k for k in self.kernels}
+        calls: dict[str, list[tuple[Kernel, list[ci.Cursor]]]] = {}
+        for caller in self.kernels:
+            for c in caller.body.walk_preorder():
+                if c.kind != K.CALL_EXPR:
+                    continue
+                name = c.spelling or self._base(c)  # `merge<dir>(…)` in a template has no spelling
+                if name in by_name and by_name[name] is not caller:
+                    calls.setdefault(name, []).append((caller, list(c.get_arguments())))
+        for name, sites in calls.items():
+            k = by_name[name]
+            params = [p.spelling for p in k.cursor.get_children() if p.kind == K.PARM_DECL]
+            for i, param in enumerate(params):
+                if param in k.pointers and all(i < len(args) and self._base(args[i]) in caller.shared
+                                               for caller, args in sites):
+                    k.shared_params.add(param)
+
+    def _base(self, arg: ci.Cursor) -> str:
+        """The array an argument points into: the first name of ``s_key + STRIDE`` or ``&s[i]``."""
+        return next((t.text for t in self.toks(arg) if IDENT.match(t.text)), "")
 
     @staticmethod
     def _errors(parsed: Parsed) -> int:
@@ -433,7 +460,8 @@ class CudaMutator:
                        cond: ci.Cursor | None = None) -> tuple[str, list]:
         """The rule and lines a dropped guard exposes: its stores, else its reads, among the accesses
         whose index carries the index the guard compares (all of them where none does)."""
-        subs = [s for s in self.subscripts(kernel, region, after) if s[1] in kernel.pointers]
+        subs = [s for s in self.subscripts(kernel, region, after)
+                if s[1] in kernel.pointers and s[1] not in kernel.shared_params]
         if cond is not None:
             names = self.guarded_names(kernel, cond)
             subs = [s for s in subs if self.carries(kernel, s[0], names)] or subs

@@ -142,3 +142,33 @@ def test_off_by_one_whose_accesses_sit_in_loops_from_the_index_is_skipped() -> N
 def test_off_by_one_with_an_access_outside_the_loop_is_mutated() -> None:
     m = mutate_cuda.mutate("/tmp/loop.cu", LOOPED.replace("float s = 2.0f;", "float s = a[t3];"))
     assert [x.line for x in m.mutants if x.operator == "off-by-one" and x.line == 3] == [3]
+
+
+HELPER = textwrap.dedent('''\
+    __device__ void pairs(float* dst, const float* src, unsigned len) {
+        if (threadIdx.x < len) {
+            dst[threadIdx.x] = 2.f * src[threadIdx.x];
+        }
+    }
+
+    __global__ void scale(float* out, const float* in, unsigned n) {
+        __shared__ float s[256];
+        unsigned i = blockIdx.x * 256 + threadIdx.x;
+        if (i < n) s[threadIdx.x] = in[i];
+        __syncthreads();
+        pairs(ARGS, n - blockIdx.x * 256);
+        __syncthreads();
+        if (i < n) out[i] = s[threadIdx.x];
+    }
+    ''')
+
+
+def test_guard_in_a_helper_called_on_shared_arrays_is_no_global_guard() -> None:
+    """Every call passes ``pairs`` shared arrays: its guard protects no global memory."""
+    m = mutate_cuda.mutate("/tmp/helper.cu", HELPER.replace("ARGS", "s, s"))
+    assert [x.line for x in m.mutants if x.operator == "drop-guard"] == [10, 14]
+
+
+def test_guard_in_a_helper_called_on_global_memory_is_mutated() -> None:
+    m = mutate_cuda.mutate("/tmp/helper.cu", HELPER.replace("ARGS", "out + blockIdx.x * 256, s"))
+    assert [x.line for x in m.mutants if x.operator == "drop-guard"] == [2, 10, 14]
