@@ -64,6 +64,7 @@ from boundcheck.model import (
     Use,
 )
 from boundcheck.symbolic import (
+    FLIP,
     Bin,
     Call,
     Comparison,
@@ -942,7 +943,8 @@ class KernelBuilder:
             # counter is the warp's row, stepped by the block's warps, as a lane-strided loop's is
             st.scope.env[var] = Bin("+", start, _times(Sym(var, Kind.LOOP), step_of_var))
             atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
-        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks)
+        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks,
+                    walks_tail=any(_past_extent(a) for a in atoms))
         self.kernel.loops.append(loop)
         if var is not None:
             self.loops[var] = loop
@@ -1244,6 +1246,14 @@ def _past_guard(g: Guard, index: Expr) -> bool:
     extra = [t for t in variable(expand(index)) if terms_text([t]) not in mine]
     return bool(mine) and mine <= {terms_text([t]) for t in variable(expand(index))} and bool(extra) \
         and all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra)
+
+
+def _past_extent(a: Comparison) -> bool:
+    """A loop condition that holds only past the extent, ``while ((i + 1) * 4 > V)``: the loop
+    runs the partial tile (an unaligned tail handled before the main loop), so it is the tail,
+    not full tiles with the tail peeled elsewhere."""
+    left, op, right = (a.left, a.op, a.right) if lanes(a.left) else (a.right, FLIP[a.op], a.left)
+    return op in (">", ">=") and bool(lanes(left)) and not lanes(right) and Kind.EXTENT in kinds(right)
 
 
 def _remainder_only(g: Guard, guards: tuple[Guard, ...], index: Expr) -> bool:
