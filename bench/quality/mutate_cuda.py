@@ -564,29 +564,33 @@ class CudaMutator:
                 continue
             self.emit("drop-guard", rule, [edit], f"{what} `{self.src.text_of(cond)}`", targets)
 
-    def guard_loops_imply(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, region: tuple[int, int]) -> bool:
-        """Whether the guard is one comparison ``i < n`` (``i >= n`` for an exit) that loops in its
-        region make redundant (``loops_imply``)."""
+    def sole_bound(self, kernel: Kernel, cond: ci.Cursor, exit_: bool) -> tuple[str, str, ci.Cursor] | None:
+        """The index and limit texts of a guard that is one comparison ``i < n`` (``i >= n`` for an
+        exit), and that comparison; None for any other condition."""
         cmps = list(self.comparisons(kernel, cond))
         if len(cmps) != 1 or self.join_text(self.toks(cmps[0][0])) != self.join_text(self.toks(cond)).strip("()"):
-            return False
+            return None
         cmp, op, left = cmps[0]
         if (op.text, left) not in ({("<", True), (">", False)} if not exit_ else {(">=", True), ("<=", False)}):
-            return False
+            return None
         index, limit = (self.join_text(self.toks(p)) for p in list(cmp.get_children())[::1 if left else -1])
-        return self.loops_imply(kernel, index, limit, region, ident_texts(self.toks(cmp)))
+        return index, limit, cmp
+
+    def guard_loops_imply(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, region: tuple[int, int]) -> bool:
+        """Whether the guard is one comparison ``i < n`` that loops in its region make redundant
+        (``loops_imply``)."""
+        bound = self.sole_bound(kernel, cond, exit_)
+        return bound is not None and self.loops_imply(kernel, bound[0], bound[1], region,
+                                                      ident_texts(self.toks(bound[2])))
 
     def never_binds(self, kernel: Kernel, cond: ci.Cursor, exit_: bool) -> bool:
-        """Whether the guard is one comparison ``i < n`` (``i >= n`` for an exit) whose index is
-        below n by its definitions alone: ``i = r * k``, ``r = x % m``, ``m = n / k`` (a thread's
-        pack of k in a row of n, ``pack_idx = idx % (n / k)``), so r * k <= (m - 1) * k < n."""
-        cmps = list(self.comparisons(kernel, cond))
-        if len(cmps) != 1 or self.join_text(self.toks(cmps[0][0])) != self.join_text(self.toks(cond)).strip("()"):
+        """Whether the guard is one comparison ``i < n`` whose index is below n by its definitions
+        alone: ``i = r * k``, ``r = x % m``, ``m = n / k`` (a thread's pack of k in a row of n,
+        ``pack_idx = idx % (n / k)``), so r * k <= (m - 1) * k < n."""
+        bound = self.sole_bound(kernel, cond, exit_)
+        if bound is None:
             return False
-        cmp, op, left = cmps[0]
-        if (op.text, left) not in ({("<", True), (">", False)} if not exit_ else {(">=", True), ("<=", False)}):
-            return False
-        index, limit = (self.join_text(self.toks(p)) for p in list(cmp.get_children())[::1 if left else -1])
+        index, limit, _ = bound
         scaled = self.definition(kernel, index).split("*")
         if len(scaled) != 2:
             return False
