@@ -54,11 +54,15 @@ def bounded_sources(kernel: Kernel) -> set[str]:
             if b.bounds_extent} | kernel.unused_masks
 
 
+BRANCH_CONDITION = "branch condition"  # the origin of a fact read from a kernel's own ``if`` test
+
+
 def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
                  extents: set[str] = frozenset()) -> Divisibility | None:  # type: ignore[assignment]
     """A fact that makes the dimension's tiles full: its tile is the dimension's tile (or a
     multiple of it, ``K % (BLOCK_K * SPLIT_K)``), or its extent is what the kernel bounds this
-    lane by elsewhere (a flag computed on the host with the host's name for the tile)."""
+    lane by elsewhere (a flag computed on the host with the host's name for the tile). A kernel's
+    own test (``if K == K_POW2:``) names the tile as the kernel does: it must be this dimension's."""
     for f in facts:
         if f.pitch:
             if f.tile == dim.tile and f.extent in dim.pitches:
@@ -66,7 +70,8 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
             continue
         if dim.tile is not None and (f.tile == dim.tile or dim.tile in tile_factors(f.tile)):
             return f
-        if f.extent in extents and not (dim.tile and _proper_divisor(f.tile, dim.tile)):
+        if f.extent in extents and not (dim.tile and _proper_divisor(f.tile, dim.tile)) \
+                and f.origin != BRANCH_CONDITION:
             return f
     return None
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from boundcheck import symbolic as sy
+from boundcheck.coverage import BRANCH_CONDITION
 from boundcheck.frontends.pysource import Source
+from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
     BlockPtr,
@@ -223,6 +225,11 @@ class KernelAnalyser:
         self.facts: list[Divisibility] = []  # true on the current path (EVEN_K branches)
         self.tile_guards: list[Comparison] = []  # scalar `if` conditions on tile offsets
         self.flags: dict[str, Flag] = {}
+        # helper parameter -> the facts the caller's argument gives when true, when false
+        self.bound_flags: dict[str, tuple[list[Divisibility], list[Divisibility]]] = {}
+        self.literal_flags: dict[str, bool] = {}  # helper parameter -> the True/False the caller wrote
+        self.path = FlagPath()  # the operands of the tests around the current statement
+        self._resolving: set[str] = set()  # local flags being read through their definitions
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
         self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
@@ -420,12 +427,13 @@ class KernelAnalyser:
 
     def _if(self, stmt: ast.If) -> None:
         test = stmt.test
-        saved_facts, saved_guards = list(self.facts), list(self.tile_guards)
+        saved_facts, saved_guards, saved_path = list(self.facts), list(self.tile_guards), self.path.copy()
         cond = self.ev(test)
         if isinstance(cond.expr, sy.Sym) and cond.expr.name in ("True", "False"):
             self._block(stmt.body if cond.expr.name == "True" else stmt.orelse)  # a flag bound by the caller
             return
         self.facts.extend(self._branch_facts(test, True))
+        self._learn(test, True)
         if cond.conds:
             self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
         key = self.text(test) if self._compile_time(test) else None
@@ -434,15 +442,17 @@ class KernelAnalyser:
         for taken, body in ((True, stmt.body), (False, stmt.orelse)):
             self.env = dict(before)  # each branch starts from the state before the if
             if not taken:
-                self.facts, self.tile_guards = list(saved_facts), list(saved_guards)
+                self.facts, self.tile_guards, self.path = list(saved_facts), list(saved_guards), saved_path.copy()
                 self.facts.extend(self._branch_facts(test, False))
+                self._learn(test, False)
                 if isinstance(test, ast.Compare) and cond.conds and len(cond.conds) == 1:
                     c = cond.conds[0]  # `if end - n > 0: <masked> else: <unmasked>`: here end <= n
                     if not sy.lanes(c.left) and not sy.lanes(c.right) and c.op in ("<", "<=", ">", ">="):
                         self.tile_guards.append(replace(c, op=sy.negate(c.op)))
             self._enter_branch(key, taken)
             entry = dict(self.env)
-            self._block(body)
+            if not self.path.infeasible(self._constant_flag):
+                self._block(body)
             assigned.append({n: v for n, v in self.env.items() if v is not entry.get(n)})
         in_body, in_else = assigned
         self.env = {**before, **in_body, **in_else}  # later code sees the else value where both assign
@@ -453,7 +463,7 @@ class KernelAnalyser:
         if key is not None:
             for taken, branch in ((True, in_body), (False, in_else)):
                 self.scoped[(key, taken)] = {n: (v, self.env[n]) for n, v in branch.items()}
-        self.facts, self.tile_guards = saved_facts, saved_guards
+        self.facts, self.tile_guards, self.path = saved_facts, saved_guards, saved_path
 
     def _compile_time(self, test: ast.expr) -> bool:
         """The test reads compile-time values only (``BIAS_TYPE == "vector"``, ``IS_VARLEN``), so
@@ -505,8 +515,11 @@ class KernelAnalyser:
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, (ast.Not, ast.Invert)):
             return self._branch_facts(test.operand, not taken)
         if isinstance(test, ast.Name):
+            bound = self.bound_flags.get(test.id, ([], []))[0 if taken else 1]
             flag = self.flags.get(test.id)
-            return list(flag.facts) if flag and flag.when == taken else []
+            if bound or flag is None:
+                return list(bound) or self._local_flag(test.id, taken)
+            return list(flag.facts) if flag.when == taken else []
         parts: list[ast.expr] = []
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And if taken else ast.Or):
             parts = list(test.values)
@@ -514,6 +527,9 @@ class KernelAnalyser:
             parts = [test.left, test.right]
         if parts:
             return [f for p in parts for f in self._branch_facts(p, taken)]
+        if not taken and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq) \
+                and not (isinstance(test.left, ast.BinOp) and isinstance(test.left.op, ast.BitAnd)):
+            return self._branch_facts(ast.Compare(test.left, [ast.Eq()], test.comparators), True)
         if taken and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
             left, right = test.left, test.comparators[0]
             facts = []
@@ -522,9 +538,58 @@ class KernelAnalyser:
                 left = left.right
             if not _is_zero(right) and not self._positional(left) and not self._positional(right):
                 a, b = self.text(left), self.text(right)
-                facts += [Divisibility(a, b, "branch condition"), Divisibility(b, a, "branch condition")]
+                facts += [Divisibility(a, b, BRANCH_CONDITION), Divisibility(b, a, BRANCH_CONDITION)]
             return facts
         return []
+
+    def _learn(self, test: ast.expr, taken: bool) -> None:
+        """Take the test's outcome onto the path, with what it settles of an earlier chain: in
+        ``if a and b: … elif a: <here>``, ``b`` is false."""
+        self.path.learn(test, taken, lambda name: name not in self._assigned, self._constant_flag)
+        for node, value in self.path.implied(self._constant_flag):
+            self.facts.extend(f for f in self._branch_facts(node, value) if f not in self.facts)
+
+    def _constant_flag(self, node: ast.expr) -> bool | None:
+        """``True``/``False`` written for the flag: by the caller, for the helper's parameter."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+            return node.value
+        fixed = isinstance(node, ast.Name) and node.id not in self._assigned
+        return self.literal_flags.get(node.id) if fixed else None  # type: ignore[union-attr]
+
+    def _flag_arguments(self, fn: ast.FunctionDef, args: list[ast.expr], kw: dict[str, ast.expr],
+                        ) -> tuple[dict[str, tuple[list[Divisibility], list[Divisibility]]], dict[str, bool]]:
+        """What each argument of a helper call says when true and when false (``EVEN_M``, a local
+        ``padded = D != BLOCK_D``), in the caller's terms: the helper's ``if first:`` reads the
+        caller's flag, whatever the helper calls its parameter. Also the ``True``/``False`` written
+        for a parameter (here or by this function's own caller)."""
+        params = [a.arg for a in fn.args.args]
+        given = {**dict(zip(params, args)), **{k: v for k, v in kw.items() if k in params}}
+        facts = {name: (self._branch_facts(node, True), self._branch_facts(node, False))
+                 for name, node in given.items() if not any(isinstance(n, ast.Call) for n in ast.walk(node))}
+        literal = {name: value for name, node in given.items() if (value := self._constant_flag(node)) is not None}
+        return facts, literal
+
+    def _local_flag(self, name: str, taken: bool) -> list[Divisibility]:
+        """A name assigned once from a test (``padded_head = D != BLOCK_D``): the facts of that test."""
+        value = self.defs.get(name)
+        if value is None or self._assigned.get(name) != 1 or name in self._resolving \
+                or not isinstance(value, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Name)) \
+                or any(isinstance(n, ast.Call) for n in ast.walk(value)):
+            return []
+        self._resolving.add(name)
+        try:
+            return self._branch_facts(value, taken)
+        finally:
+            self._resolving.discard(name)
+
+    @cached_property
+    def _assigned(self) -> dict[str, int]:
+        """How many times the function stores each name."""
+        out: dict[str, int] = {}
+        for n in ast.walk(self.fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out[n.id] = out.get(n.id, 0) + 1
+        return out
 
     def _positional(self, node: ast.expr) -> bool:
         """A program id, loop position or lane (``elif pid == E:``): equal to an extent, it names
@@ -841,6 +906,7 @@ class KernelAnalyser:
         receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
         if isinstance(node.func, ast.Name) and name in self.ctx.jit and self.depth < _MAX_INLINE_DEPTH:
             helper = KernelAnalyser(self.ctx, self.ctx.jit[name], self.depth + 1)
+            helper.bound_flags, helper.literal_flags = self._flag_arguments(helper.fn, args, kw)
             return helper.inline([self.ev(a) for a in args], {k: self.ev(v) for k, v in kw.items()}, self)
         if name == "program_id":
             axis = args[0] if args else kw.get("axis")
