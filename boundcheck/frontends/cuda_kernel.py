@@ -32,6 +32,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
+from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
 from boundcheck.frontends.cuda_list_ends import inclusive_ends
 from boundcheck.frontends.cuda_parse import (
     Source,
@@ -200,6 +201,7 @@ class KernelBuilder:
         self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
         self.split_rows: set[str] = set()  # warp rows a local splits by a runtime size (`row % T`)
         self.compared_rows: set[str] = set()  # warp rows a condition compares with their block offset
+        self.joint: set[tuple[str, str, str]] = set()  # `i * Br + threadIdx.x` compared as one position
         # the accesses again with the global warp rows that nothing bounds kept: what they are under
         # a launch whose grid rounds the rows up to whole blocks (see cuda.py)
         self.ceiling_accesses: list[Access] | None = None
@@ -304,6 +306,7 @@ class KernelBuilder:
         span = rec.span
         parts = dims_of(rec.index, span, self._loops_at(span))
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
+        dims = joint_tiled(dims, rec.index, self.joint, self._loops_at(span))
         if all(g.row for g in rec.guards) and terms_text(expand(rec.index)) in self.grid_starts:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
@@ -716,6 +719,7 @@ class KernelBuilder:
         out = []
         for a in atoms:
             self.compared_rows |= _global_warp_rows(a)
+            self.joint |= joint_positions(a)
             a = _warp_row_limit(a)
             for b in bounds_of(a.left, a.op, a.right, a.span):
                 limit = upper_form(a.left, a.op, a.right)[2]
