@@ -326,7 +326,8 @@ class KernelBuilder:
         # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 and the lane threadIdx.x % 32 as
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
-                   for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))]
+                   for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))
+                   and not _column_limit(b, d, guards)]
         guards += _split_thread_stand_ins(dims, guards)
         guards += _split_stand_ins(dims, guards)
         uses = []
@@ -1365,6 +1366,15 @@ def _lane_base(source: str) -> str | None:
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
+
+
+def _column_limit(b: Bound, d: Dim, guards: list[Bound]) -> bool:
+    """``threadIdx.x < C`` whose limit already bounds another lane of the access as a tiled index
+    (``threadIdx.x % 32 + i * 32 < C``: the column a warp walks) is that column's extent, so it
+    stands in for no warp row: rows are counted by another extent, not up to C."""
+    return _warp_base(d.source) is not None and any(
+        g.limit == b.limit and not g.local and g.index_tiled and g.source not in (b.source, d.source)
+        for g in guards)
 
 
 def _split_thread_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:

@@ -44,3 +44,37 @@ def test_uncompared_row_walk_stays_a_column() -> None:
     dimension that no guard in the kernel bounds, so nothing is reported."""
     src = TILES.replace("if (i * Br + tx < N / 2) s = 0.0f;", "")
     assert check("", src) == []
+
+
+WARP_ROWS = textwrap.dedent('''\
+    __global__ void rows(float* out, const float* inp, int N, int C) {
+        const int warps = blockDim.x / warpSize;
+        int tid = threadIdx.x;
+        if (tid >= C) return;
+        int row = blockIdx.x * warps + tid / warpSize;
+        ROW_EXIT
+        const float* x = inp + row * C;
+        float* y = out + row * C;
+        for (int i = tid % warpSize; i < C; i += warpSize) {
+            y[i] = 2.0f * x[i];
+        }
+    }
+
+    void launch(float* out, const float* inp, int N, int C, int block_size) {
+        rows<<<(N * 32 + block_size - 1) / block_size, block_size>>>(out, inp, N, C);
+    }
+    ''')
+
+
+def test_thread_guard_on_the_column_extent_bounds_no_warp_row() -> None:
+    """``tid >= C`` compares the thread with the row length C, which the lane loop already walks
+    to: it says nothing of the warp's row, so without a row exit the rows that the rounded-up grid
+    runs past N are unguarded."""
+    src = WARP_ROWS.replace("ROW_EXIT", "")
+    line = line_of(src, "y[i] =")
+    assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+
+
+def test_warp_rows_with_their_exit_are_clean() -> None:
+    src = WARP_ROWS.replace("ROW_EXIT", "if (row >= N) return;")
+    assert findings(src, Language.CUDA) == []
