@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from boundcheck.model import Dim, Loop, Tiling
-from boundcheck.symbolic import Comparison, Kind, Sym, Term, expand, render, variable
+from boundcheck.symbolic import Comparison, Expr, Kind, Sym, Term, expand, render, variable
 
 Joint = tuple[str, str, str]  # (lane, moving symbol, runtime size): `i * Br + threadIdx.x`
 
@@ -30,7 +30,8 @@ def joint_positions(a: Comparison) -> set[Joint]:
     return out
 
 
-def joint_tiled(dims: tuple[Dim, ...], index, joint: set[Joint], loops: dict[str, Loop]) -> tuple[Dim, ...]:
+def joint_tiled(dims: tuple[Dim, ...], index: Expr, joint: set[Joint],
+                loops: dict[str, Loop]) -> tuple[Dim, ...]:
     """Whole-dimension thread columns whose index holds the lane alone and a compared tile step of
     it: tiled by that step (its loop's or its block's), the tile being the runtime size."""
     terms = variable(expand(index))
