@@ -39,6 +39,8 @@ NEVER_BINDS = ("not a bug: the guarded index is a remainder by the limit divided
                " * k < n`), below the limit by construction: the guard never binds")
 LOOP_IMPLIES = ("not a bug: all the guard protects sits in loops `for (v = i; v < n; ...)` that run no"
                 " iteration once i reaches n, so the loops bound what the guard bounds")
+CLAMPED = ("not a bound bug: every access the guard protects clamps the guarded index into the extent"
+           " (`a[min(n - 1, i)]` under `i < n`): no lane leaves it")
 FLOORED = ("not a bug: every launch of the kernel in the file floors its grid (`n / B` blocks of B threads)"
            " and passes that n as the guard's limit, so no thread reaches it and the guard never binds"
            " (the tail the floor skips is the launch's BC302)")
@@ -460,14 +462,19 @@ class CudaMutator:
                        cond: ci.Cursor | None = None) -> tuple[str, list]:
         """The rule and lines a dropped guard exposes: its stores, else its reads, among the accesses
         whose index carries the index the guard compares (all of them where none does)."""
+        stores, chosen = self.exposed(kernel, region, after, cond)
+        return ("BC102" if stores else "BC101"), [self.lines(c) for c, _, _ in chosen]
+
+    def exposed(self, kernel: Kernel, region: ci.Cursor | None, after: int | None,
+                cond: ci.Cursor | None) -> tuple[bool, list]:
+        """Whether a dropped guard exposes stores, and the accesses it exposes (``guard_accesses``)."""
         subs = [s for s in self.subscripts(kernel, region, after)
                 if s[1] in kernel.pointers and s[1] not in kernel.shared_params]
         if cond is not None:
             names = self.guarded_names(kernel, cond)
             subs = [s for s in subs if self.carries(kernel, s[0], names)] or subs
         stores = [s for s in subs if s[2]]
-        chosen = stores or subs
-        return ("BC102" if stores else "BC101"), [self.lines(c) for c, _, _ in chosen]
+        return bool(stores), stores or subs
 
     def guarded_names(self, kernel: Kernel, cond: ci.Cursor) -> set[str]:
         """The index names on the index side of the guard's bound comparisons."""
@@ -562,7 +569,26 @@ class CudaMutator:
             if self.floored_limit(kernel, cond):
                 self.out.skip("drop-guard", rule, FLOORED)
                 continue
+            if self.clamps_guarded(kernel, cond, self.is_exit(then), *((None, stmt.extent.end.offset)
+                                                                     if self.is_exit(then) else (then, None))):
+                self.out.skip("drop-guard", rule, CLAMPED)
+                continue
             self.emit("drop-guard", rule, [edit], f"{what} `{self.src.text_of(cond)}`", targets)
+
+    def clamps_guarded(self, kernel: Kernel, cond: ci.Cursor, exit_: bool, region: ci.Cursor | None,
+                       after: int | None) -> bool:
+        """Whether the guard is one comparison ``i < n`` (``i >= n`` for an exit) and every access it
+        exposes is subscripted ``min(n - 1, i)`` (or ``min(i, n - 1)``): the index stays inside the
+        extent without the guard, so dropping it reaches no memory past it (only which in-bounds
+        element a lane past n reads or writes changes, as with a clamped Triton load)."""
+        bound = self.sole_bound(kernel, cond, exit_)
+        if bound is None:
+            return False
+        index, limit, _ = bound
+        _, chosen = self.exposed(kernel, region, after, cond)
+        clamps = {f"min({limit}-1,{index})", f"min({index},{limit}-1)"}
+        return bool(chosen) and all(self.join_text(self.toks(list(c.get_children())[-1])) in clamps
+                                    for c, _, _ in chosen)
 
     def sole_bound(self, kernel: Kernel, cond: ci.Cursor, exit_: bool) -> tuple[str, str, ci.Cursor] | None:
         """The index and limit texts of a guard that is one comparison ``i < n`` (``i >= n`` for an

@@ -32,6 +32,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     strip,
 )
+from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
 from boundcheck.frontends.cuda_list_ends import inclusive_ends
 from boundcheck.frontends.cuda_parse import (
     Source,
@@ -200,6 +201,7 @@ class KernelBuilder:
         self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
         self.split_rows: set[str] = set()  # warp rows a local splits by a runtime size (`row % T`)
         self.compared_rows: set[str] = set()  # warp rows a condition compares with their block offset
+        self.joint: set[tuple[str, str, str]] = set()  # `i * Br + threadIdx.x` compared as one position
         # the accesses again with the global warp rows that nothing bounds kept: what they are under
         # a launch whose grid rounds the rows up to whole blocks (see cuda.py)
         self.ceiling_accesses: list[Access] | None = None
@@ -304,6 +306,7 @@ class KernelBuilder:
         span = rec.span
         parts = dims_of(rec.index, span, self._loops_at(span))
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
+        dims = joint_tiled(dims, rec.index, self.joint, self._loops_at(span))
         if all(g.row for g in rec.guards) and terms_text(expand(rec.index)) in self.grid_starts:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
@@ -323,7 +326,8 @@ class KernelBuilder:
         # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 and the lane threadIdx.x % 32 as
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
-                   for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))]
+                   for b in guards if b.local and b.source in (_warp_base(d.source), _lane_base(d.source))
+                   and not _column_limit(b, d, guards)]
         guards += _split_thread_stand_ins(dims, guards)
         guards += _split_stand_ins(dims, guards)
         uses = []
@@ -716,6 +720,7 @@ class KernelBuilder:
         out = []
         for a in atoms:
             self.compared_rows |= _global_warp_rows(a)
+            self.joint |= joint_positions(a)
             a = _warp_row_limit(a)
             for b in bounds_of(a.left, a.op, a.right, a.span):
                 limit = upper_form(a.left, a.op, a.right)[2]
@@ -1361,6 +1366,15 @@ def _lane_base(source: str) -> str | None:
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
+
+
+def _column_limit(b: Bound, d: Dim, guards: list[Bound]) -> bool:
+    """``threadIdx.x < C`` whose limit already bounds another lane of the access as a tiled index
+    (``threadIdx.x % 32 + i * 32 < C``: the column a warp walks) is that column's extent, so it
+    stands in for no warp row: rows are counted by another extent, not up to C."""
+    return _warp_base(d.source) is not None and any(
+        g.limit == b.limit and not g.local and g.index_tiled and g.source not in (b.source, d.source)
+        for g in guards)
 
 
 def _split_thread_stand_ins(dims: tuple[Dim, ...], guards: list[Bound]) -> list[Bound]:
