@@ -104,9 +104,14 @@ def _steps_rows(rest: list[sy.Expr], tile: str, count: str, launches: list[Layou
         return False  # no row index at all: a fixed offset, not a row
     if _without([sy.Sym(s, sy.Kind.CONST) for s in sizes], [count, tile]) is not None:
         return True
-    return any(all(values.get(tile) == sy.render(sy.Bin("//", sy.Sym(values.get(p, p), sy.Kind.OTHER),
-                                                               sy.Sym(values.get(count, count), sy.Kind.OTHER)))
+    return any(all(values.get(tile) == f"{_atom(values.get(p, p))} // {_atom(values.get(count, count))}"
                    for values, _ in launches) for p in sizes)
+
+
+def _atom(text: str) -> str:
+    """A rendered host value as one operand: ``a + b`` is parenthesised, so ``G = a + b // h``
+    is not read as ``(a + b) // h``."""
+    return text if not any(c.isspace() for c in text) else f"({text})"
 
 
 def _counted_rows(rest: list[sy.Expr], grids: list[tuple[str, ...] | None], loops: dict[str, Loop]) -> bool:

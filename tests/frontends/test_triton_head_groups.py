@@ -133,3 +133,10 @@ def test_a_constant_step_past_the_head_or_row_start_is_still_reported() -> None:
     assert findings(src) == [(line_of(src, "tl.load("), "BC101"), (line_of(src, "tl.store("), "BC102")]
     src = _src(_WHOLE_ROWS.replace("SIZES", "M = s.shape[-1]").replace("tl.arange(0, M)", "tl.arange(0, M) + 1"))
     assert findings(src) == [(line_of(src, "tl.load("), "BC101")]
+
+
+def test_a_tile_that_only_reads_like_a_floor_of_the_pitch_is_still_reported() -> None:
+    """G = HQ - 1 + HQ // H renders with a ``HQ // H`` tail; it is no floor of the pitch."""
+    src = _src(_QUERY_GROUPS.replace("G = GROUPS", "HQ1 = HQ - 1\n        G = HQ1 + HQ // H")
+               .replace("HQ=HQ", "HQ=HQ1 + HQ"))
+    assert findings(src) == [(line_of(src, "tl.store("), "BC102")]
