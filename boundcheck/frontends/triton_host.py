@@ -32,6 +32,7 @@ class _Host:
     rounded: dict[str, ast.expr] = field(default_factory=dict)  # name -> the tile it was rounded up to
     equalities: list[Divisibility] = field(default_factory=list)  # facts asserted as a == b
     branch: list[Divisibility] = field(default_factory=list)  # facts of the `if` tests around this statement
+    sizes: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (tensor, dim) it reads the size of
 
     def rounding(self, name: str, value: ast.expr) -> None:
         """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
@@ -156,6 +157,9 @@ class _Host:
                 self.ctx.flag_facts.setdefault(name, {})[pname] = Flag(facts, flag.when)
         shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}
         self.ctx.launch_layouts.setdefault(name, []).append((dict(bound), shapes))
+        self.ctx.launch_grids.setdefault(name, []).append(self._grid_elements(sub.slice))
+        self.ctx.launch_sizes.setdefault(name, []).append(
+            {p: size for p, value in pairs if p and (size := self._size_of(value)) is not None})
         tiles = constexpr | {bound[p] for p in constexpr if p in bound}
         host_tiles = {bound[p] for p in constexpr if p in bound}  # a host value passed as a block size
         runtime = set(params) - constexpr - set(configs)
@@ -270,6 +274,64 @@ class _Host:
                     out.append((k.value, v))  # type: ignore[union-attr]
             return out
         return None
+
+    def note_sizes(self, stmt: ast.Assign) -> None:
+        """``B, T, H, M = *k.shape, s.shape[-1]`` / ``M = s.size(-1)``: names that hold a tensor's
+        dimension, with the tensor as rendered here (a later reassignment renders differently)."""
+        for t in stmt.targets:
+            if isinstance(t, ast.Name):
+                self.sizes.pop(t.id, None)
+                if (size := self._dimension(stmt.value)) is not None:
+                    self.sizes[t.id] = size
+            elif isinstance(t, (ast.Tuple, ast.List)) and isinstance(stmt.value, (ast.Tuple, ast.List)):
+                values = stmt.value.elts
+                star = next((i for i, v in enumerate(values) if isinstance(v, ast.Starred)), None)
+                spread = len(t.elts) - len(values) + 1
+                for i, name in enumerate(t.elts):
+                    if not isinstance(name, ast.Name):
+                        continue
+                    self.sizes.pop(name.id, None)
+                    if star is None or i < star:
+                        size = self._dimension(values[i]) if i < len(values) else None
+                    elif i < star + spread:
+                        shape = values[star].value  # type: ignore[attr-defined]  # rank `spread`: index from the end
+                        size = (self.render(shape.value), i - star - spread) \
+                            if isinstance(shape, ast.Attribute) and shape.attr == "shape" else None
+                    else:
+                        size = self._dimension(values[i - spread + 1])
+                    if size is not None:
+                        self.sizes[name.id] = size
+
+    def _dimension(self, node: ast.expr) -> tuple[str, int] | None:
+        """``x.shape[i]`` or ``x.size(i)`` with a literal ``i``: (x rendered, i)."""
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            index, tensor = node.slice, node.value.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size" \
+                and len(node.args) == 1 and not node.keywords:
+            index, tensor = node.args[0], node.func.value
+        else:
+            return None
+        negated = isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub)
+        literal = index.operand if negated else index  # type: ignore[attr-defined]
+        if not (isinstance(literal, ast.Constant) and type(literal.value) is int):
+            return None
+        return self.render(tensor), -literal.value if negated else literal.value
+
+    def _size_of(self, value: ast.expr) -> tuple[str, int] | None:
+        """The tensor dimension a launch argument is, where the host read it from a shape."""
+        if isinstance(value, ast.Name) and value.id in self.sizes:
+            return self.sizes[value.id]
+        return self._dimension(self.resolve(value))
+
+    def _grid_elements(self, node: ast.expr) -> tuple[str, ...] | None:
+        """A grid's elements by axis, rendered in host values; None where it is no one tuple
+        (``grid if c else other`` has two)."""
+        node = self.resolve(node)
+        if isinstance(node, ast.Lambda):
+            node = self.resolve(node.body)
+        if not isinstance(node, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return tuple(self.render(e) for e in node.elts)
 
     def _grid(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
         if depth > _MAX_DEPTH:
@@ -495,6 +557,7 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         while assumed and assumed[0][0] <= stmt.lineno:  # `# boundcheck: assume n % BLOCK == 0`
             host.assume(assumed.pop(0)[1])
         if isinstance(stmt, ast.Assign):
+            host.note_sizes(stmt)
             for t in stmt.targets:
                 if isinstance(t, ast.Name):
                     host.env[t.id] = stmt.value

@@ -15,6 +15,7 @@ from boundcheck import symbolic as sy
 from boundcheck.coverage import BRANCH_CONDITION
 from boundcheck.frontends.pysource import Source
 from boundcheck.frontends.triton_flags import FlagPath
+from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
     BlockPtr,
@@ -78,6 +79,10 @@ class ModuleContext:
     branch_contracts: dict[str, list[frozenset[Divisibility]]] = field(default_factory=dict)
     # kernel -> one (parameter -> host value, parameter -> allocated shape) per launch
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
+    # kernel -> per launch, its grid's elements rendered in host values (None: not a plain tuple)
+    launch_grids: dict[str, list[tuple[str, ...] | None]] = field(default_factory=dict)
+    # kernel -> per launch, the parameters given a tensor's dimension (``M=s.shape[-1]``): (tensor, dim)
+    launch_sizes: dict[str, list[dict[str, tuple[str, int]]]] = field(default_factory=dict)
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
@@ -1098,6 +1103,12 @@ class KernelAnalyser:
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
+        guards += [b for p in parts if p.intrinsic is None and (b := head_in_row(
+            ptr.expr, _buffer(ptr.expr), p, span, self.ctx.launch_layouts.get(self.root, []),
+            self.ctx.launch_grids.get(self.root, []), self.loop_of))]
+        guards += [b for p in parts if p.intrinsic is None and (b := whole_last_dimension(
+            ptr.expr, _buffer(ptr.expr), p, span, self.ctx.launch_layouts.get(self.root, []),
+            self.ctx.launch_sizes.get(self.root, [])))]
         opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
