@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, callee, divisibility, flag_of
+from boundcheck.frontends.triton_subtiles import launch_subtiles
 from boundcheck.model import Divisibility, Launch
 
 _MAX_DEPTH = 6
@@ -154,6 +155,8 @@ class _Host:
                 facts = tuple(Divisibility(e, t, "launch argument") for f in flag.facts
                               for e in to_kernel.get(f.extent, [f.extent]) for t in to_kernel.get(f.tile, [f.tile]))
                 self.ctx.flag_facts.setdefault(name, {})[pname] = Flag(facts, flag.when)
+        self.ctx.subtiles.setdefault(name, []).append(launch_subtiles(
+            pairs, constexpr & set(params), self.resolve, self.render, self.ctx.power_of_two_names))
         shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}
         self.ctx.launch_layouts.setdefault(name, []).append((dict(bound), shapes))
         tiles = constexpr | {bound[p] for p in constexpr if p in bound}

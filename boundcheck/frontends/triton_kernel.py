@@ -13,6 +13,7 @@ from functools import cached_property
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import Source
+from boundcheck.frontends.triton_subtiles import column_in_row, power_of_two_names
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
     BlockPtr,
@@ -76,6 +77,8 @@ class ModuleContext:
     branch_contracts: dict[str, list[frozenset[Divisibility]]] = field(default_factory=dict)
     # kernel -> one (parameter -> host value, parameter -> allocated shape) per launch
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
+    # kernel -> per launch, the (NC, BT, BC) sub-tile counts it proves (triton_subtiles)
+    subtiles: dict[str, list[frozenset[tuple[str, str, str]]]] = field(default_factory=dict)
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
@@ -89,6 +92,11 @@ class ModuleContext:
             if calls:
                 out[name] = calls
         return out
+
+    @cached_property
+    def power_of_two_names(self) -> set[str]:
+        """Names the module makes powers of two, read once per file."""
+        return power_of_two_names(ast.parse("\n".join(self.src.lines)))
 
     @cached_property
     def module_numbers(self) -> set[str]:
@@ -1032,6 +1040,7 @@ class KernelAnalyser:
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
+        guards += [b for p in parts if p.intrinsic is None and (b := self._subtile_column(ptr.expr, p, span))]
         opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
@@ -1202,6 +1211,17 @@ class KernelAnalyser:
                 return None
         return Bound(part.dim.source, part.dim.label, "<", f"{buffer} dimension", True, span,
                      wrap=True, axis=part.dim.axis)
+
+    def _subtile_column(self, index: sy.Expr, part: sy.DimPart, span: Span) -> Bound | None:
+        """A sub-chunk column ``(pid % NC) * BC + arange(0, BC)`` inside rows of BT, where every
+        launch passes NC = cdiv(BT, BC) with BT a multiple of BC: in bounds by construction."""
+        launches = self.ctx.subtiles.get(self.root, [])
+        if not launches:
+            return None
+        row = column_in_row(part, index, set(frozenset.intersection(*launches)))
+        if row is None:
+            return None
+        return Bound(part.dim.source, part.dim.label, "<", row, True, span, wrap=True, axis=part.dim.axis)
 
     def _tile_guard_bounds(self, parts: list[sy.DimPart]) -> list[Bound]:
         """A scalar ``if (pid + 1) * BLOCK <= n:`` proves the whole tile in bounds; ``if pid * BLOCK < n:``
