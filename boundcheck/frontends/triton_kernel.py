@@ -13,7 +13,7 @@ from functools import cached_property
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import Source
-from boundcheck.frontends.triton_subtiles import column_in_row, power_of_two_names
+from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
     BlockPtr,
@@ -79,6 +79,8 @@ class ModuleContext:
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
     # kernel -> per launch, the (NC, BT, BC) sub-tile counts it proves (triton_subtiles)
     subtiles: dict[str, list[frozenset[tuple[str, str, str]]]] = field(default_factory=dict)
+    # kernel -> per launch, the compile-time sizes the host branch that picked the kernel fixes
+    row_values: dict[str, list[dict[str, int]]] = field(default_factory=dict)
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
@@ -1214,11 +1216,11 @@ class KernelAnalyser:
 
     def _subtile_column(self, index: sy.Expr, part: sy.DimPart, span: Span) -> Bound | None:
         """A sub-chunk column ``(pid % NC) * BC + arange(0, BC)`` inside rows of BT, where every
-        launch passes NC = cdiv(BT, BC) with BT a multiple of BC: in bounds by construction."""
+        launch passes NC = cdiv(BT, BC) with BT a multiple of BC, or ``16 + arange(0, 16)`` inside rows
+        of a BT every launch fixes (``BT == 32`` picked the kernel): in bounds by construction."""
         launches = self.ctx.subtiles.get(self.root, [])
-        if not launches:
-            return None
-        row = column_in_row(part, index, set(frozenset.intersection(*launches)))
+        row = column_in_row(part, index, set(frozenset.intersection(*launches))) if launches else None
+        row = row or column_in_known_row(part, index, self.ctx.row_values.get(self.root, []))
         if row is None:
             return None
         return Bound(part.dim.source, part.dim.label, "<", row, True, span, wrap=True, axis=part.dim.axis)

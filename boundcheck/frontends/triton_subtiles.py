@@ -6,6 +6,10 @@ host launches NC as that count and BT is a multiple of BC: the sub-chunk index i
 ``i_i * BC + BC <= BT``. The host shows the multiple with literals (``BT, BC = 64, 16``) or with
 ``BC = min(16, BT)`` for a BT the module makes a power of two (``next_power_of_2``, or a raise unless
 it is one). A count that is no such quotient, or a BT that may be 48 with BC = 32, proves nothing.
+
+The same holds for a constant column (``16 + arange(0, 16)``, or ``(i_t * 16) % BT + arange(0, 16)``)
+in a kernel the host picks by the row length (``if BT == 32: fn = k32`` before ``fn[grid](...)``):
+the branch fixes BT, and the column fits in it.
 """
 
 from __future__ import annotations
@@ -190,3 +194,65 @@ def _whole_rows(term: sy.Term, row: str) -> bool:
         return True
     return len(term.factors) == 1 and isinstance(term.factors[0], sy.Sym) \
         and term.factors[0].kind is sy.Kind.EXTENT and not term.factors[0].name.isdigit()
+
+
+def dispatched_kernels(scope: ast.AST, callee: ast.expr, jit: set[str],
+                       render: Callable[[ast.expr], str]) -> list[tuple[str, dict[str, int]]]:
+    """``if BT == 16: fn = k16 elif BT == 32: fn = k32 ...`` then ``fn[grid](...)``: each kernel the
+    chain before the launch picks, with the value its branch gives the tested size (``{"BT": 32}``);
+    empty unless the name is set to a kernel in two or more branches of one chain of equality tests."""
+    if not isinstance(callee, ast.Name):
+        return []
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.If) or (node.end_lineno or node.lineno) >= callee.lineno:
+            continue
+        out: list[tuple[str, dict[str, int]]] = []
+        link: ast.stmt | None = node
+        while isinstance(link, ast.If):
+            test = link.test
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+                sides = [test.left, test.comparators[0]]
+                value = next((_int(s) for s in sides if _int(s) is not None), None)
+                named = [s for s in sides if _int(s) is None]
+                kernels = [s.value.id for s in link.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Name)
+                           and s.value.id in jit and any(_name(t) == callee.id for t in s.targets)]
+                if value is not None and len(named) == 1 and len(kernels) == 1:
+                    out.append((kernels[0], {render(named[0]): value}))
+            link = link.orelse[0] if len(link.orelse) == 1 else None
+        if len(out) >= 2:
+            return out
+    return []
+
+
+def column_in_known_row(part: sy.DimPart, index: sy.Expr, launches: list[dict[str, int]]) -> str | None:
+    """The row length a unit-stride lane ``c + arange(0, t)`` (or ``(x * t) % BT + arange(0, t)``)
+    stays inside, where every launch gives BT a value v with ``c + t <= v`` (or ``v % t == 0``) and
+    every other term of the index steps whole rows of BT or is the base pointer."""
+    tile = part.dim.tile
+    if part.intrinsic is not None or part.stride or tile is None or not tile.isdigit() or not launches:
+        return None
+    t = int(tile)
+    terms = sy.collect(sy.expand(index))
+    for row in part.dim.pitches:
+        values = [v.get(row) for v in launches]
+        if any(v is None for v in values):
+            continue
+        rest = [x for x in terms if not _own_lane(x, part.dim.source) and not _whole_rows(x, row)]
+        shift = sum(x.coeff for x in rest if not x.factors)
+        wraps = [x for x in rest if x.factors and _wraps_by_tiles(x, row, t)]
+        if len(rest) != len(wraps) + sum(1 for x in rest if not x.factors) or shift < 0 or len(wraps) > 1:
+            continue
+        if all(v is not None and (v % t == 0 and shift == 0 if wraps else shift + t <= v) for v in values):
+            return row
+    return None
+
+
+def _wraps_by_tiles(term: sy.Term, row: str, tile: int) -> bool:
+    """``(x * 16) % BT`` for a tile of 16: a multiple of the tile reduced modulo the row length."""
+    if term.coeff != 1 or len(term.factors) != 1:
+        return False
+    f = term.factors[0]
+    if not (isinstance(f, sy.Bin) and f.op == "%" and sy.render(f.right) == row) or sy.lanes(f):
+        return False
+    inner = sy.collect(sy.expand(f.left))
+    return bool(inner) and all(x.factors and x.coeff % tile == 0 for x in inner)

@@ -125,3 +125,83 @@ def test_a_check_that_raises_for_powers_of_two_proves_nothing() -> None:
         "        raise ValueError('odd')\n    return intra(a, chunk_size=chunk_size)\n"
     src = _src(MIN_OF_POW2, tail=tail)
     assert findings(src) == _lines(src)
+
+
+DISPATCH = textwrap.dedent('''\
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def diag_kernel(A, Ai, chunks, T, H: tl.constexpr, BT: tl.constexpr):
+        i_t, i_bh = tl.load(chunks + tl.program_id(0)), tl.program_id(1)
+        i_b, i_h = i_bh // H, i_bh % H
+        o_i = tl.arange(0, 16)
+        A = A + (i_b * T * H + i_h) * BT
+        offset = OFFSET
+        acc = tl.zeros([16], dtype=tl.float32)
+        for i in range(0, tl.minimum(16, T - i_t * 16)):
+            b_a = tl.load(A + (i_t * 16 + i) * H * BT + o_i + offset)
+            b_a = tl.where(o_i < i, b_a, 0.0)
+            acc += b_a
+        o_t = i_t * 16 + o_i
+        b_d = tl.load(A + o_t[:, None] * H * BT + o_i[None, :], mask=(o_t < T)[:, None], other=0.0)
+        tl.store(Ai + o_t[:, None] * H * 16 + o_i[None, :], b_d + acc[None, :], mask=(o_t < T)[:, None])
+
+
+    @triton.jit
+    def pair_kernel(A, Ai, chunks, T, H: tl.constexpr, BT: tl.constexpr):
+        i_t, i_bh = tl.load(chunks + tl.program_id(0)), tl.program_id(1)
+        i_b, i_h = i_bh // H, i_bh % H
+        o_i = tl.arange(0, 16)
+        A = A + (i_b * T * H + i_h) * BT
+        acc = tl.zeros([16], dtype=tl.float32)
+        for i in range(16, tl.minimum(32, T - i_t * BT)):
+            b_a = tl.load(A + (i_t * BT + i) * H * BT + o_i + SECOND)
+            b_a = tl.where(o_i < i - 16, b_a, 0.0)
+            acc += b_a
+        o_t = i_t * BT + o_i
+        b_d = tl.load(A + o_t[:, None] * H * BT + o_i[None, :], mask=(o_t < T)[:, None], other=0.0)
+        tl.store(Ai + o_t[:, None] * H * 16 + o_i[None, :], b_d + acc[None, :], mask=(o_t < T)[:, None])
+
+
+    def invert(A, chunks):
+        B, T, H, BT = A.shape
+        Ai = A.new_zeros(B, T, H, 16)
+        if BT == 16:
+            fn = diag_kernel
+        elif BT == PAIR:
+            fn = pair_kernel
+        fn[chunks.numel(), B * H](A, Ai, chunks, T, H=H, BT=BT)
+        return Ai
+    ''')
+
+
+def _dispatch(offset: str = "(i_t * 16) % BT", second: str = "16", pair: str = "32") -> str:
+    return DISPATCH.replace("OFFSET", offset).replace("SECOND", second).replace("PAIR", pair)
+
+
+def test_columns_inside_the_row_length_the_dispatching_branch_fixes_are_in_bounds() -> None:
+    assert findings(_dispatch()) == []
+
+
+def test_a_column_past_the_row_length_the_branch_fixes_is_reported() -> None:
+    src = _dispatch(second="32")
+    assert findings(src) == [(line_of(src, "o_i + 32)"), "BC101")]
+
+
+def test_a_wrap_of_steps_smaller_than_the_tile_is_reported() -> None:
+    src = _dispatch(offset="(i_t * 8) % BT")
+    assert findings(src) == [(line_of(src, "o_i + offset)"), "BC101")]
+
+
+def test_without_a_dispatch_on_the_row_length_the_columns_are_reported() -> None:
+    chain = "    if BT == 16:\n        fn = diag_kernel\n    elif BT == 32:\n        fn = pair_kernel\n"
+    assert chain in _dispatch()
+    src = _dispatch().replace(chain, "    fn = pair_kernel\n")
+    assert findings(src) == [(line_of(src, "o_i + offset)"), "BC101"), (line_of(src, "o_i + 16)"), "BC101")]
+
+
+def test_a_branch_that_fixes_a_shorter_row_is_reported() -> None:
+    src = _dispatch(pair="24")
+    assert findings(src) == [(line_of(src, "o_i + 16)"), "BC101")]
