@@ -13,12 +13,7 @@ from functools import cached_property
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import Source
-from boundcheck.frontends.triton_subtiles import (
-    column_in_known_row,
-    column_in_row,
-    literal_values,
-    power_of_two_names,
-)
+from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
     BlockPtr,
@@ -104,11 +99,6 @@ class ModuleContext:
     def power_of_two_names(self) -> set[str]:
         """Names the module makes powers of two, read once per file."""
         return power_of_two_names(ast.parse("\n".join(self.src.lines)))
-
-    @cached_property
-    def literal_values(self) -> dict[str, set[int]]:
-        """Names whose every value in the module is an integer literal, read once per file."""
-        return literal_values(ast.parse("\n".join(self.src.lines)))
 
     @cached_property
     def module_numbers(self) -> set[str]:

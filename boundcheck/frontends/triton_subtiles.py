@@ -113,47 +113,9 @@ def power_of_two_names(tree: ast.Module) -> set[str]:
     return shown - vetoed
 
 
-def literal_values(tree: ast.Module) -> dict[str, set[int]]:
-    """Names whose every value in the module is an integer literal (``BT, BC = 64, 16``), handed on
-    under the same name (``ctx.BT = BT``, ``BT = ctx.BT``, a nested helper's parameter ``BT``): the
-    literals they can hold. A parameter of a function others may call, or any other value, takes
-    the name out."""
-    values: dict[str, set[int]] = {}
-    vetoed: set[str] = set()
-
-    def visit(node: ast.AST, in_function: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if any("jit" in ast.unparse(d) for d in child.decorator_list):
-                    continue  # a kernel's parameters hold what its launches pass
-                if not in_function:  # a module function or method: any caller's value
-                    vetoed.update(a.arg for a in [*child.args.posonlyargs, *child.args.args, *child.args.kwonlyargs])
-                visit(child, True)
-                continue
-            if isinstance(child, ast.Assign):
-                for target in child.targets:
-                    pairs = zip(target.elts, child.value.elts) if isinstance(target, ast.Tuple) \
-                        and isinstance(child.value, ast.Tuple) and len(target.elts) == len(child.value.elts) \
-                        else [(target, child.value)]
-                    for t, v in pairs:
-                        if (name := _name(t)) is None:
-                            vetoed.update(n for x in ast.walk(t) if (n := _name(x)))
-                        elif (n := _int(v)) is not None:
-                            values.setdefault(name, set()).add(n)
-                        elif _name(v) != name:
-                            vetoed.add(name)
-            elif isinstance(child, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.With, ast.NamedExpr)):
-                vetoed.update(n for x in ast.walk(child) if isinstance(x, (ast.Name, ast.Attribute))
-                              and isinstance(x.ctx, ast.Store) and (n := _name(x)))
-            visit(child, in_function)
-
-    visit(tree, False)
-    return {n: v for n, v in values.items() if n not in vetoed}
-
-
 def launch_subtiles(pairs: list[tuple[str | None, ast.expr]], constexpr: set[str],
                     resolve: Callable[[ast.expr], ast.expr], render: Callable[[ast.expr], str],
-                    pow2: set[str], literals: dict[str, set[int]]) -> frozenset[Subtile]:
+                    pow2: set[str]) -> frozenset[Subtile]:
     """The (NC, BT, BC) parameter triples this launch passes as ``NC = cdiv(BT, BC)`` (or
     ``BT // BC``) with BT a multiple of BC on the host."""
     bound = {p: v for p, v in pairs if p is not None}
@@ -171,7 +133,7 @@ def launch_subtiles(pairs: list[tuple[str | None, ast.expr]], constexpr: set[str
             row, tile = node.left, node.right
         else:
             continue
-        if not _multiple(row, tile, resolve, render, pow2, literals):
+        if not _multiple(row, tile, resolve, render, pow2):
             continue
         out |= {(count, r, t) for r in by_value.get(render(row), []) for t in by_value.get(render(tile), [])
                 if r in constexpr and t in constexpr}
@@ -179,15 +141,12 @@ def launch_subtiles(pairs: list[tuple[str | None, ast.expr]], constexpr: set[str
 
 
 def _multiple(row: ast.expr, tile: ast.expr, resolve: Callable[[ast.expr], ast.expr],
-              render: Callable[[ast.expr], str], pow2: set[str], literals: dict[str, set[int]]) -> bool:
-    """``row % tile == 0`` on the host: two literals, a row whose every value in the module is a
-    literal multiple of a literal tile (``BT = ctx.BT``, set from ``BT = 64``), or ``tile = min(c, row)``
-    with c and row powers of two (the smaller of two powers of two divides the larger)."""
+              render: Callable[[ast.expr], str], pow2: set[str]) -> bool:
+    """``row % tile == 0`` on the host: two literals, or ``tile = min(c, row)`` with c and row
+    powers of two (the smaller of two powers of two divides the larger)."""
     r, t = resolve(row), resolve(tile)
     if _int(r) is not None and _int(t) is not None:
         return _int(t) != 0 and _int(r) % _int(t) == 0  # type: ignore[operator]
-    if (held := literals.get(_name(r) or "")) and _int(t):
-        return all(v % _int(t) == 0 for v in held)  # type: ignore[operator]
     if not (isinstance(t, ast.Call) and _callee(t) == "min" and len(t.args) == 2 and not t.keywords):
         return False
     literal = [a for a in t.args if _is_pow2(_int(a))]

@@ -205,24 +205,3 @@ def test_without_a_dispatch_on_the_row_length_the_columns_are_reported() -> None
 def test_a_branch_that_fixes_a_shorter_row_is_reported() -> None:
     src = _dispatch(pair="24")
     assert findings(src) == [(line_of(src, "o_i + 16)"), "BC101")]
-
-
-SAVED = "    ctx = a.ctx\n    BT, BC = ctx.BT, 16\n"
-
-
-def _saved(value: str) -> str:
-    return _src(SAVED, tail=f"\n\ndef remember(ctx, n):\n    BT = {value}\n    ctx.BT = BT\n")
-
-
-def test_a_row_length_the_module_only_sets_to_a_multiple_keeps_the_column_in_its_row() -> None:
-    assert findings(_saved("64")) == []
-
-
-def test_a_row_length_the_module_also_sets_to_another_literal_is_reported() -> None:
-    src = _saved("40")
-    assert findings(src) == _lines(src)
-
-
-def test_a_row_length_the_module_sets_from_a_caller_is_reported() -> None:
-    src = _saved("n")
-    assert findings(src) == _lines(src)
