@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, callee, divisibility, flag_of
+from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
 from boundcheck.model import Divisibility, Launch
 
 _MAX_DEPTH = 6
@@ -127,7 +128,8 @@ class _Host:
         if rendered and rendered != fact:
             self.facts.append(rendered)
 
-    def launch(self, node: ast.Call, name: str) -> None:
+    def launch(self, node: ast.Call, name: str, values: dict[str, int] | None = None) -> None:
+        """``values``: host sizes the branch that picked this kernel fixes (``{"BT": 32}``)."""
         sub = node.func
         assert isinstance(sub, ast.Subscript)
         node = self._unpacked(node)
@@ -155,6 +157,10 @@ class _Host:
                 facts = tuple(Divisibility(e, t, "launch argument") for f in flag.facts
                               for e in to_kernel.get(f.extent, [f.extent]) for t in to_kernel.get(f.tile, [f.tile]))
                 self.ctx.flag_facts.setdefault(name, {})[pname] = Flag(facts, flag.when)
+        self.ctx.subtiles.setdefault(name, []).append(launch_subtiles(
+            pairs, constexpr & set(params), self.resolve, self.render, self.ctx.power_of_two_names))
+        self.ctx.row_values.setdefault(name, []).append(
+            {p: v for p, value in pairs if p in constexpr and (v := (values or {}).get(self.render(value))) is not None})
         shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}
         self.ctx.launch_layouts.setdefault(name, []).append((dict(bound), shapes))
         self.ctx.launch_grids.setdefault(name, []).append(self._grid_elements(sub.slice))
@@ -590,7 +596,11 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for node in _calls(stmt):
-            if isinstance(node.func, ast.Subscript) and (kernel := host.kernel_of(node.func.value)):
+            if isinstance(node.func, ast.Subscript) \
+                    and (picked := dispatched_kernels(scope, node.func.value, set(ctx.jit), host.render)):
+                for kernel, values in picked:
+                    host.launch(node, kernel, values)
+            elif isinstance(node.func, ast.Subscript) and (kernel := host.kernel_of(node.func.value)):
                 host.launch(node, kernel)
             else:
                 for launch, kernel in host.through_launcher(node):

@@ -16,6 +16,7 @@ from boundcheck.coverage import BRANCH_CONDITION
 from boundcheck.frontends.pysource import Source
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
+from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
     BlockPtr,
@@ -83,6 +84,10 @@ class ModuleContext:
     launch_grids: dict[str, list[tuple[str, ...] | None]] = field(default_factory=dict)
     # kernel -> per launch, the parameters given a tensor's dimension (``M=s.shape[-1]``): (tensor, dim)
     launch_sizes: dict[str, list[dict[str, tuple[str, int]]]] = field(default_factory=dict)
+    # kernel -> per launch, the (NC, BT, BC) sub-tile counts it proves (triton_subtiles)
+    subtiles: dict[str, list[frozenset[tuple[str, str, str]]]] = field(default_factory=dict)
+    # kernel -> per launch, the compile-time sizes the host branch that picked the kernel fixes
+    row_values: dict[str, list[dict[str, int]]] = field(default_factory=dict)
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
@@ -96,6 +101,11 @@ class ModuleContext:
             if calls:
                 out[name] = calls
         return out
+
+    @cached_property
+    def power_of_two_names(self) -> set[str]:
+        """Names the module makes powers of two, read once per file."""
+        return power_of_two_names(ast.parse("\n".join(self.src.lines)))
 
     @cached_property
     def module_numbers(self) -> set[str]:
@@ -1109,6 +1119,7 @@ class KernelAnalyser:
         guards += [b for p in parts if p.intrinsic is None and (b := whole_last_dimension(
             ptr.expr, _buffer(ptr.expr), p, span, self.ctx.launch_layouts.get(self.root, []),
             self.ctx.launch_sizes.get(self.root, [])))]
+        guards += [b for p in parts if p.intrinsic is None and (b := self._subtile_column(ptr.expr, p, span))]
         opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
@@ -1279,6 +1290,17 @@ class KernelAnalyser:
                 return None
         return Bound(part.dim.source, part.dim.label, "<", f"{buffer} dimension", True, span,
                      wrap=True, axis=part.dim.axis)
+
+    def _subtile_column(self, index: sy.Expr, part: sy.DimPart, span: Span) -> Bound | None:
+        """A sub-chunk column ``(pid % NC) * BC + arange(0, BC)`` inside rows of BT, where every
+        launch passes NC = cdiv(BT, BC) with BT a multiple of BC, or ``16 + arange(0, 16)`` inside rows
+        of a BT every launch fixes (``BT == 32`` picked the kernel): in bounds by construction."""
+        launches = self.ctx.subtiles.get(self.root, [])
+        row = column_in_row(part, index, set(frozenset.intersection(*launches))) if launches else None
+        row = row or column_in_known_row(part, index, self.ctx.row_values.get(self.root, []))
+        if row is None:
+            return None
+        return Bound(part.dim.source, part.dim.label, "<", row, True, span, wrap=True, axis=part.dim.axis)
 
     def _tile_guard_bounds(self, parts: list[sy.DimPart]) -> list[Bound]:
         """A scalar ``if (pid + 1) * BLOCK <= n:`` proves the whole tile in bounds; ``if pid * BLOCK < n:``
