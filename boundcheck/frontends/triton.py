@@ -87,6 +87,7 @@ def parse_module(path: str, source: str) -> Module:
     jit_names = {f.name for f in jit}
     context = ModuleContext(
         src=src,
+        tree=tree,
         assumes={i: m.group(1) for i, text in enumerate(src.lines, start=1)
                  if "boundcheck" in text and (m := _ASSUME.search(text))},
         functions={f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name not in jit_names},

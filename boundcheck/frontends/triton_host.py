@@ -158,7 +158,7 @@ class _Host:
                               for e in to_kernel.get(f.extent, [f.extent]) for t in to_kernel.get(f.tile, [f.tile]))
                 self.ctx.flag_facts.setdefault(name, {})[pname] = Flag(facts, flag.when)
         self.ctx.subtiles.setdefault(name, []).append(launch_subtiles(
-            pairs, constexpr & set(params), self.resolve, self.render, self.ctx.power_of_two_names))
+            pairs, constexpr & set(params), self.resolve, self.render, lambda: self.ctx.power_of_two_names))
         self.ctx.row_values.setdefault(name, []).append(
             {p: v for p, value in pairs if p in constexpr and (v := (values or {}).get(self.render(value))) is not None})
         shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}

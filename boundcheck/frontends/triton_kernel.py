@@ -72,6 +72,7 @@ class ModuleContext:
 
     src: Source
     assumes: dict[int, str]
+    tree: ast.Module | None = None  # the whole file, as parsed once
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)  # plain module functions
     jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
@@ -105,7 +106,7 @@ class ModuleContext:
     @cached_property
     def power_of_two_names(self) -> set[str]:
         """Names the module makes powers of two, read once per file."""
-        return power_of_two_names(ast.parse("\n".join(self.src.lines)))
+        return power_of_two_names(self.tree if self.tree is not None else ast.parse("\n".join(self.src.lines)))
 
     @cached_property
     def module_numbers(self) -> set[str]:

@@ -115,9 +115,10 @@ def power_of_two_names(tree: ast.Module) -> set[str]:
 
 def launch_subtiles(pairs: list[tuple[str | None, ast.expr]], constexpr: set[str],
                     resolve: Callable[[ast.expr], ast.expr], render: Callable[[ast.expr], str],
-                    pow2: set[str]) -> frozenset[Subtile]:
+                    pow2: Callable[[], set[str]]) -> frozenset[Subtile]:
     """The (NC, BT, BC) parameter triples this launch passes as ``NC = cdiv(BT, BC)`` (or
-    ``BT // BC``) with BT a multiple of BC on the host."""
+    ``BT // BC``) with BT a multiple of BC on the host (``pow2``: the module's power-of-two names,
+    read only when a launch needs them)."""
     bound = {p: v for p, v in pairs if p is not None}
     by_value: dict[str, list[str]] = {}
     for p, v in bound.items():
@@ -141,7 +142,7 @@ def launch_subtiles(pairs: list[tuple[str | None, ast.expr]], constexpr: set[str
 
 
 def _multiple(row: ast.expr, tile: ast.expr, resolve: Callable[[ast.expr], ast.expr],
-              render: Callable[[ast.expr], str], pow2: set[str]) -> bool:
+              render: Callable[[ast.expr], str], pow2: Callable[[], set[str]]) -> bool:
     """``row % tile == 0`` on the host: two literals, or ``tile = min(c, row)`` with c and row
     powers of two (the smaller of two powers of two divides the larger)."""
     r, t = resolve(row), resolve(tile)
@@ -153,7 +154,7 @@ def _multiple(row: ast.expr, tile: ast.expr, resolve: Callable[[ast.expr], ast.e
     other = [a for a in t.args if _int(a) is None]
     if len(literal) != 1 or len(other) != 1 or render(other[0]) != render(row):
         return False
-    return bool(_pow2_value(r)) or _name(r) in pow2
+    return bool(_pow2_value(r)) or _name(r) in pow2()
 
 
 def column_in_row(part: sy.DimPart, index: sy.Expr, proved: set[Subtile]) -> str | None:
