@@ -54,3 +54,12 @@ class Source:
             return None
         col = a.end_col + at
         return Span(a.end_line, col, a.end_line, col + len(token))
+
+
+def callee(func: ast.expr) -> str:
+    """``tl.load`` → ``load``; ``tl.math.exp`` → ``exp``; ``x.to`` → ``to``."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""

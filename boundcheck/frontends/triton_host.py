@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
-from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, callee, divisibility, flag_of
+from boundcheck.frontends.pysource import callee
+from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
 from boundcheck.model import Divisibility, Launch
 

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from boundcheck import symbolic as sy
 from boundcheck.coverage import BRANCH_CONDITION
-from boundcheck.frontends.pysource import Source
+from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
@@ -112,15 +112,6 @@ class ModuleContext:
     def module_numbers(self) -> set[str]:
         """Names the module sets to a number (``GROUP = 32``), read once per file."""
         return {m.group(1) for line in self.src.lines if (m := _MODULE_NUMBER.match(line))}
-
-
-def callee(func: ast.expr) -> str:
-    """``tl.load`` → ``load``; ``tl.math.exp`` → ``exp``; ``x.to`` → ``to``."""
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
 
 
 def _is_zero(node: ast.expr) -> bool:

@@ -18,6 +18,7 @@ import ast
 from collections.abc import Callable
 
 from boundcheck import symbolic as sy
+from boundcheck.frontends.pysource import callee
 
 Subtile = tuple[str, str, str]  # kernel parameters (count NC, row length BT, tile BC)
 
@@ -37,20 +38,15 @@ def _name(node: ast.expr) -> str | None:
     return node.attr if isinstance(node, ast.Attribute) else None
 
 
-def _callee(node: ast.expr) -> str:
-    f = node.func if isinstance(node, ast.Call) else None
-    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-
-
 def _pow2_value(node: ast.expr) -> bool | None:
     """True for a value that is a power of two by construction (``next_power_of_2(n)``, ``64``,
     ``min(64, max(16, next_power_of_2(n)))``, ``2 ** k``), False for one that may be another number
     (``48``, ``n * 3``), None for a value handed on (a name, an attribute, ``kwargs.pop(...)``)."""
     if (n := _int(node)) is not None:
         return _is_pow2(n)
-    if isinstance(node, ast.Call) and _callee(node) == "next_power_of_2":
+    if isinstance(node, ast.Call) and callee(node.func) == "next_power_of_2":
         return True
-    if isinstance(node, ast.Call) and _callee(node) in ("min", "max") and node.args and not node.keywords:
+    if isinstance(node, ast.Call) and callee(node.func) in ("min", "max") and node.args and not node.keywords:
         return all(_pow2_value(a) for a in node.args)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and _int(node.left) == 2:
         return True
@@ -128,7 +124,7 @@ def launch_subtiles(pairs: list[tuple[str | None, ast.expr]], constexpr: set[str
         node = resolve(value)
         if count not in constexpr:
             continue
-        if isinstance(node, ast.Call) and _callee(node) == "cdiv" and len(node.args) == 2:
+        if isinstance(node, ast.Call) and callee(node.func) == "cdiv" and len(node.args) == 2:
             row, tile = node.args
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
             row, tile = node.left, node.right
@@ -148,7 +144,7 @@ def _multiple(row: ast.expr, tile: ast.expr, resolve: Callable[[ast.expr], ast.e
     r, t = resolve(row), resolve(tile)
     if _int(r) is not None and _int(t) is not None:
         return _int(t) != 0 and _int(r) % _int(t) == 0  # type: ignore[operator]
-    if not (isinstance(t, ast.Call) and _callee(t) == "min" and len(t.args) == 2 and not t.keywords):
+    if not (isinstance(t, ast.Call) and callee(t.func) == "min" and len(t.args) == 2 and not t.keywords):
         return False
     literal = [a for a in t.args if _is_pow2(_int(a))]
     other = [a for a in t.args if _int(a) is None]
