@@ -1363,6 +1363,11 @@ def _lane_base(source: str) -> str | None:
     return source[:-len(" % 32")] if source.endswith(" % 32") else None
 
 
+def _compared_sources(accesses: list[Access]) -> set[str]:
+    """Lane sources some guard of the kernel compares with an extent (no wrap)."""
+    return {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
+
+
 def _warp_base(source: str) -> str | None:
     """The thread index a warp index (``threadIdx.x / 32``) is taken from."""
     return source[:-len(" / 32")] if source.endswith(" / 32") else None
@@ -1416,7 +1421,7 @@ def _checked_warp_rows(accesses: list[Access], split: set[str], unbounded: froze
     by a runtime size (``b = row / T; t = row % T``) is one of B * T rows, a count no grid of
     whole blocks of warps matches in general: it is checked as well. ``unbounded`` names the rows
     kept all the same (a launch rounds them up)."""
-    bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent} | split
+    bounded = _compared_sources(accesses) | split
     out = []
     for a in accesses:
         dims = tuple(d for d in a.dims if not _warp_base(d.source) or d.source in bounded
@@ -1445,7 +1450,7 @@ def _split_by_extent(e: Expr) -> set[str]:
         case Bin(op=op, left=left, right=right):
             out = _split_by_extent(left) | _split_by_extent(right)
             if op in ("/", "%") and Kind.EXTENT in kinds(right) and not lanes(right):
-                out |= {n for n, _ in lanes(left) if n.endswith(" / 32")}
+                out |= {n for n, _ in lanes(left) if _warp_base(n)}
             return out
         case Call(args=args):
             return set().union(*(_split_by_extent(a) for a in args))
@@ -1465,7 +1470,7 @@ def _uncompared_rows(accesses: list[Access], compared: set[str]) -> frozenset[st
     """Global warp rows (``blockIdx.x * warps + threadIdx.x / 32``) that no condition of the kernel
     compares: under a grid rounded up to whole blocks (``ceil_div(N * 32, bs)``) the last block's
     warps pass the rows, and nothing stops them."""
-    bounded = {b.source for a in accesses for b in a.guards if not b.wrap and b.limit_is_extent}
+    bounded = _compared_sources(accesses)
     return frozenset(d.source for a in accesses for d in a.dims
                      if _warp_base(d.source) and d.tiling is Tiling.PROGRAM) - bounded - compared
 
@@ -1479,7 +1484,7 @@ def _global_warp_rows(a: Comparison) -> set[str]:
 
 
 def _is_warp(s: Sym) -> bool:
-    return s.kind is Kind.LANE and s.name.endswith(" / 32")
+    return s.kind is Kind.LANE and _warp_base(s.name) is not None
 
 
 def _warp_row_limit(a: Comparison) -> Comparison:
@@ -1488,7 +1493,7 @@ def _warp_row_limit(a: Comparison) -> Comparison:
     the row's offset, as a block index is, not a second lane (which would make it a causal mask)."""
     sides = [{s.name for s in syms(e) if s.kind is Kind.LANE} for e in (a.left, a.right)]
     for mine, theirs in (sides, sides[::-1]):
-        if mine and theirs and all(n.endswith(" / 32") for n in mine) and not all(n.endswith(" / 32") for n in theirs):
+        if mine and theirs and all(map(_warp_base, mine)) and not all(map(_warp_base, theirs)):
             # the row is the same on both sides: ``4 * (row % T / 4) + lane <= row % T`` bounds
             # the lane within its row, and says nothing of the row itself
             return replace(a, left=_warp_as_offset(a.left), right=_warp_as_offset(a.right))
