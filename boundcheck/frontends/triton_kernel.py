@@ -278,7 +278,7 @@ class KernelAnalyser:
     def _unused_masks(self) -> set[str]:
         """Lane sources of the comparisons with a runtime extent that the kernel assigns to a name
         and never reads (``mask = offs < n`` next to an unmasked ``tl.load(p + offs)``)."""
-        read = {n.id for n in ast.walk(self.fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        read = self._names[1]
         return {b.source for name, value in self.masks if name not in read for c in value.conds or ()
                 for b in self._bounds(c) if b.bounds_extent}
 
@@ -589,14 +589,23 @@ class KernelAnalyser:
         finally:
             self._resolving.discard(name)
 
-    @cached_property
+    @property
     def _assigned(self) -> dict[str, int]:
         """How many times the function stores each name."""
-        out: dict[str, int] = {}
+        return self._names[0]
+
+    @cached_property
+    def _names(self) -> tuple[dict[str, int], set[str]]:
+        """The function's names in one walk: how many times it stores each, and those it reads."""
+        stores: dict[str, int] = {}
+        loads: set[str] = set()
         for n in ast.walk(self.fn):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                out[n.id] = out.get(n.id, 0) + 1
-        return out
+            if isinstance(n, ast.Name):
+                if isinstance(n.ctx, ast.Store):
+                    stores[n.id] = stores.get(n.id, 0) + 1
+                elif isinstance(n.ctx, ast.Load):
+                    loads.add(n.id)
+        return stores, loads
 
     def _positional(self, node: ast.expr) -> bool:
         """A program id, loop position or lane (``elif pid == E:``): equal to an extent, it names
@@ -1104,13 +1113,12 @@ class KernelAnalyser:
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
-        guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(_buffer(ptr.expr), p, span))]
+        buffer, layouts = _buffer(ptr.expr), self.ctx.launch_layouts.get(self.root, [])
+        guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(buffer, p, span))]
         guards += [b for p in parts if p.intrinsic is None and (b := head_in_row(
-            ptr.expr, _buffer(ptr.expr), p, span, self.ctx.launch_layouts.get(self.root, []),
-            self.ctx.launch_grids.get(self.root, []), self.loop_of))]
+            ptr.expr, buffer, p, span, layouts, self.ctx.launch_grids.get(self.root, []), self.loop_of))]
         guards += [b for p in parts if p.intrinsic is None and (b := whole_last_dimension(
-            ptr.expr, _buffer(ptr.expr), p, span, self.ctx.launch_layouts.get(self.root, []),
-            self.ctx.launch_sizes.get(self.root, [])))]
+            ptr.expr, buffer, p, span, layouts, self.ctx.launch_sizes.get(self.root, [])))]
         guards += [b for p in parts if p.intrinsic is None and (b := self._subtile_column(ptr.expr, p, span))]
         opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
@@ -1148,7 +1156,7 @@ class KernelAnalyser:
             else:
                 padding = Padding(self.ev(other).number)
             flows = (Flow(index, padding.value, padding.undefined),)
-        self.accesses.append(_Pending(kind, _buffer(ptr.expr), span, dims, tuple(guards), padding,
+        self.accesses.append(_Pending(kind, buffer, span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests))
