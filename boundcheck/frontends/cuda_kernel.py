@@ -314,9 +314,10 @@ class KernelBuilder:
         whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
         # a lane-strided loop's condition walks its lane: it covers it, but is no guard written
         # on the access (an access bounded by that alone is unguarded along its other lanes)
+        counters = {n for n, up in self.counts_up.items() if up}
         guards = [replace(_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index), walk=g.stride)
-                  for g in rec.guards if (not g.split or whole) and not g.row and not _past_guard(g, rec.index)
-                  and not _past_by_counter(g, rec.index, {n for n, up in self.counts_up.items() if up})
+                  for g in rec.guards if (not g.split or whole) and not g.row
+                  and not _past_guard(_beyond(g, rec.index), counters)
                   and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
@@ -1243,14 +1244,31 @@ def _pads(g: Guard) -> bool:
     return g.boundary or g.split
 
 
-def _past_guard(g: Guard, index: Expr) -> bool:
-    """The access is a compile-time size past the guarded index (``x[i + blockSize]`` under
-    ``i < n``, a thread's second element): the guard says nothing about it."""
-    guarded = g.sides[0]
-    mine = {terms_text([t]) for t in variable(expand(guarded))}
-    extra = [t for t in variable(expand(index)) if terms_text([t]) not in mine]
-    return bool(mine) and mine <= {terms_text([t]) for t in variable(expand(index))} and bool(extra) \
-        and all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra)
+def _beyond(g: Guard, index: Expr) -> list[Term] | None:
+    """The terms the access index adds to the guarded index; None where the access index does not
+    hold every term of the guarded one."""
+    mine = {terms_text([t]) for t in variable(expand(g.sides[0]))}
+    theirs = variable(expand(index))
+    if not mine or not mine <= {terms_text([t]) for t in theirs}:
+        return None
+    return [t for t in theirs if terms_text([t]) not in mine]
+
+
+def _past_guard(extra: list[Term] | None, counters: set[str]) -> bool:
+    """The access lies past the guarded index by ``extra``, which the guard says nothing about: a
+    compile-time size (``x[i + blockSize]`` under ``i < n``, a thread's second element), or a
+    counted number of strides (``y[i + u * blockDim.x]`` under the unrolled loop's ``i < C``, u one
+    of the ``counters`` counting up from 0, with at most a row offset beside it): the guard bounds
+    the first element only."""
+    if not extra:
+        return False
+    if all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra):
+        return True
+    counted = [t for t in extra if Kind.LOOP in kinds(Call("", t.factors))]
+    return bool(counted) and all(
+        t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST, Kind.LOOP}
+        and all(f.name in counters for f in syms(Call("", t.factors)) if f.kind is Kind.LOOP)
+        for t in counted) and all(_row_offset(t) for t in extra if t not in counted)
 
 
 def _past_extent(a: Comparison) -> bool:
@@ -1300,21 +1318,6 @@ def _lanes_outside(e: Expr, rems: list[Expr], names: set[str]) -> bool:
         case Call(args=args):
             return any(_lanes_outside(a, rems, names) for a in args)
     return False
-
-
-def _past_by_counter(g: Guard, index: Expr, counters: set[str]) -> bool:
-    """The access lies a counted number of strides past the guarded index (``y[i + u * blockDim.x]``
-    under the unrolled loop's ``i < C``, u counting up from 0): the guard bounds its first element
-    only, as ``_past_guard``'s ``x[i + blockSize]`` under ``i < n``."""
-    guarded = g.sides[0]
-    mine = {terms_text([t]) for t in variable(expand(guarded))}
-    theirs = variable(expand(index))
-    extra = [t for t in theirs if terms_text([t]) not in mine]
-    counted = [t for t in extra if Kind.LOOP in kinds(Call("", t.factors))]
-    return bool(mine) and mine <= {terms_text([t]) for t in theirs} and bool(counted) and all(
-        t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST, Kind.LOOP}
-        and all(f.name in counters for f in syms(Call("", t.factors)) if f.kind is Kind.LOOP)
-        for t in counted) and all(_row_offset(t) for t in extra if t not in counted)
 
 
 def _row_offset(t: Term) -> bool:
