@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import callee
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
+from boundcheck.frontends.triton_signs import host_only_launch_uses
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
 from boundcheck.model import Divisibility, Launch
 
@@ -28,6 +29,7 @@ class _Host:
     """One host function (or the module's top level) walked in source order."""
 
     ctx: ModuleContext
+    scope: ast.AST
     env: dict[str, ast.expr] = field(default_factory=dict)
     facts: list[Divisibility] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
@@ -35,6 +37,7 @@ class _Host:
     equalities: list[Divisibility] = field(default_factory=list)  # facts asserted as a == b
     branch: list[Divisibility] = field(default_factory=list)  # facts of the `if` tests around this statement
     sizes: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (tensor, dim) it reads the size of
+    written: dict[str, bool] = field(default_factory=dict)  # name -> no host code here writes it
 
     def rounding(self, name: str, value: ast.expr) -> None:
         """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
@@ -129,6 +132,12 @@ class _Host:
         if rendered and rendered != fact:
             self.facts.append(rendered)
 
+    def unwritten(self, name: str) -> bool:
+        """No host code in this function writes ``name`` (:func:`host_only_launch_uses`), read once."""
+        if name not in self.written:
+            self.written[name] = host_only_launch_uses(self.scope, name)
+        return self.written[name]
+
     def launch(self, node: ast.Call, name: str, values: dict[str, int] | None = None) -> None:
         """``values``: host sizes the branch that picked this kernel fixes (``{"BT": 32}``)."""
         sub = node.func
@@ -164,6 +173,12 @@ class _Host:
             {p: v for p, value in pairs if p in constexpr and (v := (values or {}).get(self.render(value))) is not None})
         shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}
         self.ctx.launch_layouts.setdefault(name, []).append((dict(bound), shapes))
+        fresh = {p: value.id for p, value in pairs if p in shapes and isinstance(value, ast.Name)
+                 and self.unwritten(value.id)}
+        self.ctx.launch_buffers.setdefault(name, []).append((id(self.scope), fresh))
+        for p, value in pairs:
+            if p and isinstance(value, ast.Name):
+                self.ctx.buffer_users.setdefault((id(self.scope), value.id), []).append((name, p))
         self.ctx.launch_grids.setdefault(name, []).append(self._grid_elements(sub.slice))
         self.ctx.launch_sizes.setdefault(name, []).append(
             {p: size for p, value in pairs if p and (size := self._size_of(value)) is not None})
@@ -545,7 +560,7 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 
 def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_ids: set[int]) -> list[Launch]:
     """Launches in one host function (or the module's top level), with the facts before them."""
-    host = _Host(ctx)
+    host = _Host(ctx, scope)
     first = getattr(scope, "lineno", 1)
     last = getattr(scope, "end_lineno", None) or len(ctx.src.lines)
     assumed = sorted((line, text) for line, text in ctx.assumes.items() if first <= line <= last)

@@ -16,6 +16,7 @@ from boundcheck.coverage import BRANCH_CONDITION
 from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
+from boundcheck.frontends.triton_signs import written_params
 from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
@@ -89,6 +90,11 @@ class ModuleContext:
     subtiles: dict[str, list[frozenset[tuple[str, str, str]]]] = field(default_factory=dict)
     # kernel -> per launch, the compile-time sizes the host branch that picked the kernel fixes
     row_values: dict[str, list[dict[str, int]]] = field(default_factory=dict)
+    # kernel -> per launch, (its host function, parameter -> the fresh allocation it is given, which
+    # no host code there writes); and (host function, allocation) -> the (kernel, parameter) given it
+    launch_buffers: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=dict)
+    buffer_users: dict[tuple[int, str], list[tuple[str, str]]] = field(default_factory=dict)
+    written: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # kernel -> written_params
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
@@ -107,6 +113,26 @@ class ModuleContext:
     def power_of_two_names(self) -> set[str]:
         """Names the module makes powers of two, read once per file."""
         return power_of_two_names(self.tree if self.tree is not None else ast.parse("\n".join(self.src.lines)))
+
+    def nonneg_buffer(self, kernel: str, param: str) -> bool:
+        """Every launch of ``kernel`` gives ``param`` a fresh allocation that the kernels launched
+        beside it write only with values >= 0 (the partials of a two-stage max of ``abs``)."""
+        launches = self.launch_buffers.get(kernel, [])
+        if not launches:
+            return False
+        for scope, fresh in launches:
+            host = fresh.get(param)
+            if host is None:
+                return False
+            writers = [(k, p) for k, p in self.buffer_users.get((scope, host), []) if p in self._writes(k)[0]]
+            if not writers or not all(p in self._writes(k)[1] for k, p in writers):
+                return False
+        return True
+
+    def _writes(self, kernel: str) -> tuple[frozenset[str], frozenset[str]]:
+        if kernel not in self.written:
+            self.written[kernel] = written_params(self.jit[kernel], set(self.jit))
+        return self.written[kernel]
 
     @cached_property
     def module_numbers(self) -> set[str]:
@@ -1008,9 +1034,12 @@ class KernelAnalyser:
         flows = []
         for i, v in enumerate(vals):
             known = [o.number for j, o in enumerate(vals) if j != i]
+            # the larger of a value and a floor >= 0 (`tl.maximum(x, 0.0)`, `tl.maximum(tl.abs(y), x)`)
+            floor = fn is max and any(o.number is not None and o.number >= 0 or any(g.nonneg for g in o.flows)
+                                      for j, o in enumerate(vals) if j != i)
             for f in v.flows:
                 pad = None if f.pad is None or None in known else fn([f.pad, *known])  # type: ignore[type-var]
-                flows.append(replace(f, pad=pad))
+                flows.append(replace(f, pad=pad, nonneg=f.nonneg or floor))
         exprs = [v.expr for v in vals]
         expr = sy.Call("max" if fn is max else "min", tuple(exprs)) if None not in exprs else None  # type: ignore[arg-type]
         return Val(expr=expr, flows=tuple(flows))
@@ -1155,7 +1184,7 @@ class KernelAnalyser:
                 other_at = Span(end.end_line, end.end_col, end.end_line, end.end_col)
             else:
                 padding = Padding(self.ev(other).number)
-            flows = (Flow(index, padding.value, padding.undefined),)
+            flows = (Flow(index, padding.value, padding.undefined, nonneg=self._nonneg_buffer(buffer)),)
         self.accesses.append(_Pending(kind, buffer, span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
                                       row_bounds=row_bounds, masked_by=masked_by,
@@ -1245,7 +1274,7 @@ class KernelAnalyser:
             opt = given.get("padding_option")
             value = opt.value if isinstance(opt, ast.Constant) else ""
             padding = Padding(math.nan) if value == "nan" else Padding(0.0, undefined=value != "zero")
-            flows = (Flow(index, padding.value, padding.undefined),)
+            flows = (Flow(index, padding.value, padding.undefined, nonneg=self._nonneg_buffer(bp.base)),)
         guards = tuple(Bound(d.source, d.label, "<", "shape", True, span, axis=d.axis)
                        for d in dims if d.source in checked)
         self.accesses.append(_Pending(kind, bp.base, span, tuple(dims), guards, padding, tuple(self.facts),
@@ -1274,6 +1303,11 @@ class KernelAnalyser:
         return bool(launches) and all(
             (value := values.get(param)) is not None and (value.isdigit() or value in self.ctx.module_numbers)
             for values, _ in launches)
+
+    def _nonneg_buffer(self, buffer: str) -> bool:
+        """The kernel's own parameter ``buffer`` holds only values >= 0 at every launch
+        (:meth:`ModuleContext.nonneg_buffer`); a helper's parameter names no launch argument."""
+        return self.root == self.name and self.ctx.nonneg_buffer(self.root, buffer)
 
     def _allocated_in_tiles(self, buffer: str, part: sy.DimPart, span: Span) -> Bound | None:
         """The host allocates ``buffer`` contiguously (``torch.empty((n, BLOCK_M, BLOCK_N))``) with a
