@@ -548,6 +548,12 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
     match e:
         case Bin(op="*", left=left, right=right):
             return floor_division(left, span, int_division_ops) or floor_division(right, span, int_division_ops)
+        case Bin(op=op, right=Num(value=1)) if op in int_division_ops:
+            return None  # `M // 1` drops nothing
+        case Bin(op=op, left=Call(fn="where", args=choices), right=den) if op in int_division_ops:
+            # a scalar choice of numerators (`where(n <= 0, 0, n + B - 1) // B`): a floor where one is
+            return next((f for c in choices if not (isinstance(c, Num) and c.value == 0)
+                         and (f := floor_division(Bin(op, c, den), span, int_division_ops)) is not None), None)
         case Bin(op=op, left=num, right=den) if op in int_division_ops:
             num_terms = expand(num)
             if constant(num_terms) > 0 and not lanes(num):

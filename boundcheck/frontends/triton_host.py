@@ -38,6 +38,7 @@ class _Host:
     branch: list[Divisibility] = field(default_factory=list)  # facts of the `if` tests around this statement
     sizes: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (tensor, dim) it reads the size of
     written: dict[str, bool] = field(default_factory=dict)  # name -> no host code here writes it
+    declared: dict[str, list[str]] = field(default_factory=dict)  # name -> the shape an assert gives it
 
     def rounding(self, name: str, value: ast.expr) -> None:
         """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
@@ -88,6 +89,15 @@ class _Host:
                 break
             node = self.env[node.id]
         return node
+
+    def declare(self, test: ast.expr) -> None:
+        """``assert x.shape == (B, H, n, C, C)``: x has that shape (not that it is contiguous)."""
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+            for tensor, shape in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+                if isinstance(tensor, ast.Attribute) and tensor.attr == "shape" and isinstance(tensor.value, ast.Name) \
+                        and isinstance(shape, (ast.Tuple, ast.List)) \
+                        and not any(isinstance(d, ast.Starred) for d in shape.elts):
+                    self.declared[tensor.value.id] = [self.render(d) for d in shape.elts]
 
     def fact(self, test: ast.expr) -> None:
         for found, equality in self.facts_of(test):
@@ -173,6 +183,9 @@ class _Host:
             {p: v for p, value in pairs if p in constexpr and (v := (values or {}).get(self.render(value))) is not None})
         shapes = {p: shape for p, value in pairs if p and (shape := self._allocation(value)) is not None}
         self.ctx.launch_layouts.setdefault(name, []).append((dict(bound), shapes))
+        self.ctx.launch_shapes.setdefault(name, []).append(
+            {p: (shape, value.id) for p, value in pairs if p and isinstance(value, ast.Name)
+             and (shape := shapes.get(p) or self.declared.get(value.id)) is not None})
         fresh = {p: value.id for p, value in pairs if p in shapes and isinstance(value, ast.Name)
                  and self.unwritten(value.id)}
         self.ctx.launch_buffers.setdefault(name, []).append((id(self.scope), fresh))
@@ -605,6 +618,7 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
             host.env[stmt.name] = returned  # def grid(meta): return (cdiv(M, meta["BLOCK"]),)
         elif isinstance(stmt, ast.Assert):
             host.fact(stmt.test)
+            host.declare(stmt.test)
         elif isinstance(stmt, ast.If) and _raises(stmt.body):
             test = stmt.test
             if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):

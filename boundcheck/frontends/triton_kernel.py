@@ -92,6 +92,9 @@ class ModuleContext:
     row_values: dict[str, list[dict[str, int]]] = field(default_factory=dict)
     # kernel -> per launch, (its host function, parameter -> the fresh allocation it is given, which
     # no host code there writes); and (host function, allocation) -> the (kernel, parameter) given it
+    # kernel -> per launch, parameter -> (shape, host name) of each tensor variable it is given, the
+    # shape allocated or asserted (``assert x.shape == (…)``)
+    launch_shapes: dict[str, list[dict[str, tuple[list[str], str]]]] = field(default_factory=dict)
     launch_buffers: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=dict)
     buffer_users: dict[tuple[int, str], list[tuple[str, str]]] = field(default_factory=dict)
     written: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # kernel -> written_params
@@ -203,6 +206,22 @@ def ast_divisibilities(fn: ast.FunctionDef | ast.expr, mapping: dict[str, str],
             a, b = name(left), name(right)  # headdim == BLOCK_HEADDIM: one tile is the extent
             out += [Divisibility(a, b, "heuristics"), Divisibility(b, a, "heuristics")]
     return out
+
+
+def docstring_asserts(fn: ast.FunctionDef) -> list[Divisibility]:
+    """Preconditions the kernel's docstring states as Python asserts (a line
+    ``assert K % (BLOCK_K * SPLIT_K) == 0``): documented, as a contract must be."""
+    facts = []
+    for line in (ast.get_docstring(fn) or "").splitlines():
+        if not line.lstrip().startswith("assert "):
+            continue
+        try:
+            stmt = ast.parse(line.strip()).body[0]
+        except (SyntaxError, IndexError):
+            continue
+        if isinstance(stmt, ast.Assert) and (fact := divisibility(stmt.test, ast.unparse, "docstring assert")):
+            facts.append(fact)
+    return facts
 
 
 def assume_fact(text: str) -> Divisibility | None:
@@ -395,6 +414,7 @@ class KernelAnalyser:
         for line, text in self.ctx.assumes.items():
             if start <= line <= end and (fact := assume_fact(text)):
                 self.contracts.append(fact)
+        self.contracts.extend(docstring_asserts(self.fn))
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -433,6 +453,10 @@ class KernelAnalyser:
             if op and isinstance(stmt.target, ast.Name):
                 current = self.env.get(stmt.target.id) or self._sym(stmt.target)
                 self.env[stmt.target.id] = self.binop(op, current, self.ev(stmt.value))
+        elif isinstance(stmt, ast.Assert):
+            fact = divisibility(stmt.test, self.text, "assert")
+            if fact:
+                (self.facts if self._under_compile_time_branch(stmt) else self.contracts).append(fact)
         elif isinstance(stmt, ast.Expr):
             self.ev(stmt.value)
         elif isinstance(stmt, ast.Return) and stmt.value is not None:
@@ -1050,7 +1074,12 @@ class KernelAnalyser:
             and not cond.extra.get("data")
         flows = [replace(f, pad=b.number, undefined=False) if bound_mask else replace(f, pad=None) for f in a.flows]
         flows += [replace(f, pad=None) for f in b.flows]
-        return Val(expr=sy.Sym("where(...)", sy.Kind.OTHER), flows=tuple(flows))
+        expr: sy.Expr = sy.Sym("where(...)", sy.Kind.OTHER)
+        if a.expr is not None and b.expr is not None and cond.conds is not None \
+                and not any(sy.lanes(x) for x in (a.expr, b.expr)) \
+                and not any(sy.lanes(c.left) or sy.lanes(c.right) for c in cond.conds):
+            expr = sy.Call("where", (a.expr, b.expr))  # a scalar choice: `where(n <= 0, 0, n + B - 1) // B`
+        return Val(expr=expr, flows=tuple(flows))
 
     def _reduce(self, node: ast.Call, name: str, args: list[ast.expr], kw: dict[str, ast.expr],
                 receiver: ast.expr | None) -> Val:
@@ -1310,17 +1339,22 @@ class KernelAnalyser:
         return self.root == self.name and self.ctx.nonneg_buffer(self.root, buffer)
 
     def _allocated_in_tiles(self, buffer: str, part: sy.DimPart, span: Span) -> Bound | None:
-        """The host allocates ``buffer`` contiguously (``torch.empty((n, BLOCK_M, BLOCK_N))``) with a
-        dimension whose stride is this lane's stride and whose size is a multiple of its tile, at
-        every launch: the lane's tiles are full (a scratch laid out in tiles)."""
+        """At every launch the tensor given as ``buffer`` has a dimension of this lane whose size is a
+        multiple of its tile: the lane's tiles are full (a scratch laid out in tiles). The dimension
+        is the one whose stride the launch passes (``x.stride(3)``), of a shape allocated or asserted
+        (``assert x.shape == (B, H, n, C, C)``); or, in a contiguous allocation
+        (``torch.empty((n, BLOCK_M, BLOCK_N))``), the one whose later sizes multiply to the stride."""
         launches = self.ctx.launch_layouts.get(self.root, [])
         tile = part.dim.tile
         if not launches or tile is None:
             return None
-        for values, shapes in launches:
-            shape = shapes.get(buffer)
-            if shape is None or not _spans_dimension(shape, [values.get(f, f) for f in part.stride],
-                                                     values.get(tile, tile)):
+        for (values, allocated), shapes in zip(launches, self.ctx.launch_shapes.get(self.root, [])):
+            stride, size = [values.get(f, f) for f in part.stride], values.get(tile, tile)
+            named = _strided_dimension(*shapes.get(buffer, (None, None)), stride)
+            if named is not None and _multiple(named, size):
+                continue
+            shape = allocated.get(buffer)
+            if shape is None or not _spans_dimension(shape, stride, size):
                 return None
         return Bound(part.dim.source, part.dim.label, "<", f"{buffer} dimension", True, span,
                      wrap=True, axis=part.dim.axis)
@@ -1606,6 +1640,22 @@ def _stops_before_tail(stop: sy.Expr | None, step: Val | None = None) -> bool:
     return has_cdiv and (sy.constant(terms) < 0 or any(t.coeff < 0 for t in sy.variable(terms)))
 
 
+def _strided_dimension(shape: list[str] | None, tensor: str | None, stride: list[str]) -> str | None:
+    """The size of the dimension of ``tensor`` (of ``shape``) whose stride the launch passes as the
+    lane's one stride (``x.stride(3)``, ``x.stride(-1)``)."""
+    if shape is None or tensor is None or len(stride) != 1:
+        return None
+    m = re.fullmatch(re.escape(tensor) + r"\.stride\((-?\d+)\)", stride[0].replace(" ", ""))
+    if m is None or not -len(shape) <= int(m.group(1)) < len(shape):
+        return None
+    return shape[int(m.group(1))]
+
+
+def _multiple(size: str, tile: str) -> bool:
+    """``size`` is ``tile``, or both are literals and the tile divides it."""
+    return size == tile or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0)
+
+
 def _spans_dimension(shape: list[str], stride: list[str], tile: str) -> bool:
     """Some dimension of a contiguous ``shape`` has ``stride`` (the product of the sizes after it)
     and a size that is a multiple of ``tile``; sizes compare as integers where all are literals."""
@@ -1619,7 +1669,7 @@ def _spans_dimension(shape: list[str], stride: list[str], tile: str) -> bool:
     for i, size in enumerate(shape):
         if product(shape[i + 1:]) != want:
             continue
-        if size == tile or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0):
+        if _multiple(size, tile):
             return True
     return False
 

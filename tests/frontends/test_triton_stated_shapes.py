@@ -1,0 +1,151 @@
+"""What authors state about sizes, read where they state it: a kernel docstring's ``assert`` line and
+a kernel ``assert`` (preconditions, as a contract must be), a launch's ``x.stride(3)`` into a tensor
+whose shape is allocated or asserted on the host, a grid or trip count divided by 1, and a scalar
+``tl.where`` choosing between 0 and a ceiling numerator. Each beside a near variant still reported."""
+
+from __future__ import annotations
+
+from tests.checking import findings, line_of
+
+K_LOOP = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dot_k(a_ptr, b_ptr, c_ptr, K, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    """Partial dot products over K.
+
+{doc}
+    """
+{pre}    offs_k = tl.program_id(1) * BLOCK_K + tl.arange(0, BLOCK_K)
+    acc = 0.0
+    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
+        a = tl.load(a_ptr + offs_k)
+        acc += tl.sum(a)
+        a_ptr += BLOCK_K * SPLIT_K
+    tl.store(c_ptr + tl.program_id(1), acc)
+'''
+
+
+def _k_loop(doc: str = "", pre: str = "") -> str:
+    return K_LOOP.format(doc=doc, pre=pre)
+
+
+def test_a_docstring_assert_is_a_contract() -> None:
+    assert findings(_k_loop(doc="    assert K % (BLOCK_K * SPLIT_K) == 0")) == []
+
+
+def test_a_kernel_assert_is_a_contract() -> None:
+    assert findings(_k_loop(pre="    assert K % BLOCK_K == 0\n")) == []
+
+
+def test_docstring_prose_and_other_asserts_are_no_contract() -> None:
+    for doc in ("    K must be a multiple of BLOCK_K.", "    assert K > 0", "    # assert K % BLOCK_K == 0"):
+        src = _k_loop(doc=doc)
+        assert findings(src) == [(line_of(src, "a = tl.load(a_ptr + offs_k)"), "BC101")], doc
+
+
+STRIDED = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def tri_kernel(seq_ptr, x_ptr, out_ptr, S, stride_xb, stride_xr, stride_xc, stride_b, stride_r, stride_c,
+               CHUNK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, CHUNK)
+    s = tl.load(seq_ptr + pid * S + offs, mask=offs < S, other=0.0)  # a row of S <= CHUNK
+    x = tl.load(x_ptr + pid * stride_xb + offs[:, None] * stride_xr + offs[None, :] * stride_xc)
+    tl.store(out_ptr + pid * stride_b + offs[:, None] * stride_r + offs[None, :] * stride_c, x + s[:, None])
+
+
+def tri(seq, x, chunk):
+    n, S = seq.shape
+{host}    tri_kernel[(n,)](seq, x, out, S, x.stride(0), x.stride(1), x.stride(2),
+                     out.stride(0), out.stride(1), out.stride(2), chunk)
+    return out
+'''
+
+
+def test_strides_of_a_tensor_allocated_in_chunks_name_whole_dimensions() -> None:
+    src = STRIDED.format(host="    out = torch.zeros(n, chunk, chunk, device=x.device)\n"
+                              "    assert x.shape == (n, chunk, chunk)\n")
+    assert findings(src) == []
+
+
+def test_an_asserted_shape_needs_the_tile_as_its_size() -> None:
+    src = STRIDED.format(host="    out = torch.zeros(n, chunk, chunk, device=x.device)\n"
+                              "    assert x.shape == (n, chunk - 1, chunk)\n")
+    assert findings(src) == [(line_of(src, "x = tl.load("), "BC101")]
+
+
+def test_a_stride_of_another_tensor_names_no_dimension() -> None:
+    src = STRIDED.format(host="    out = torch.zeros(n, chunk, chunk, device=x.device)\n"
+                              "    assert x.shape == (n, chunk, chunk)\n").replace("x.stride(1)", "out.stride(1)")
+    assert findings(src) == [(line_of(src, "x = tl.load("), "BC101")]
+
+
+def test_a_tensor_of_unstated_shape_is_reported() -> None:
+    src = STRIDED.format(host="    out = torch.empty_like(x)\n")
+    assert (line_of(src, "x = tl.load("), "BC101") in findings(src)
+    assert (line_of(src, "tl.store(out_ptr"), "BC102") in findings(src)
+
+
+GRID = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_kernel(x_ptr, M, K, BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_K)
+    mask = (rows[:, None] < M) & (cols[None, :] < K)
+    x = tl.load(x_ptr + rows[:, None] * K + cols[None, :], mask=mask, other=0.0)
+    tl.store(x_ptr + rows[:, None] * K + cols[None, :], x * 2, mask=mask)
+
+
+def run(x):
+    M, K = x.shape
+    BLOCK_M = {block}
+    row_kernel[(M // BLOCK_M,)](x, M, K, BLOCK_M, triton.next_power_of_2(K))
+'''
+
+
+def test_a_grid_divided_by_one_drops_nothing() -> None:
+    assert findings(GRID.format(block=1)) == []
+
+
+def test_a_grid_divided_by_a_larger_tile_is_reported() -> None:
+    src = GRID.format(block=4)
+    assert findings(src) == [(line_of(src, "row_kernel[(M // BLOCK_M,)]"), "BC302")]
+
+
+TRIP = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def reduce_blocks(Lens, Mid, Out, stride, BLOCK_SEQ: tl.constexpr):
+    b = tl.program_id(0)
+    n = tl.load(Lens + b)
+    blocks = tl.where(n <= 0, 0, {numerator}) // BLOCK_SEQ
+    acc = 0.0
+    for i in range(0, blocks, 1):
+        acc += tl.load(Mid + b * stride + i)
+    tl.store(Out + b, acc)
+'''
+
+
+def test_a_scalar_choice_of_zero_or_a_ceiling_is_no_floor() -> None:
+    assert findings(TRIP.format(numerator="n + BLOCK_SEQ - 1")) == []
+
+
+def test_a_scalar_choice_of_a_floor_is_reported() -> None:
+    src = TRIP.format(numerator="n")
+    assert findings(src) == [(line_of(src, "for i in range(0, blocks, 1):"), "BC301")]
