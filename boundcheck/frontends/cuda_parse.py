@@ -20,6 +20,7 @@ from typing import NamedTuple
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_stubs import KNOWN_HEADERS, STUB_HEADER, STUB_NAME
+from boundcheck.frontends.cuda_torch import torch_header
 from boundcheck.model import Span
 
 MISSING_DIR = "/__boundcheck__/missing"
@@ -542,7 +543,8 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
     tu = None
     for _ in range(MAX_REPARSES):
         unsaved = [(STUB_NAME, STUB_HEADER), (path, text)]
-        unsaved += [(os.path.join(MISSING_DIR, m), KNOWN_HEADERS.get(os.path.basename(m), "")) for m in sorted(missing)]
+        unsaved += [(os.path.join(MISSING_DIR, m), torch_header(m) or KNOWN_HEADERS.get(os.path.basename(m), ""))
+                    for m in sorted(missing)]
         tu = _index().parse(path, args=args, unsaved_files=unsaved,
                             options=ci.TranslationUnit.PARSE_INCOMPLETE)
         more = {m.group(1) for d in tu.diagnostics if (m := _NOT_FOUND.search(d.spelling))} - missing
