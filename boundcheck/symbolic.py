@@ -351,7 +351,9 @@ def _shift(terms: list[Term], lane_terms: list[Term], lane_term: Term, lane_name
         return 0
     steps = sum(t.coeff for t in terms
                 if not any(lanes(f) for f in t.factors) and sorted(render(f) for f in t.factors) == stride)
-    return _int(steps / lane_term.coeff) if lane_term.coeff else 0  # `2 * i + 1` is no whole step of i
+    # `2 * i + 1` is no whole step of i; a reversed lane (`2 * K - 1 - arange(0, K)`) keeps the
+    # constant's sign, as a guard's lane offset does
+    return _int(steps / abs(lane_term.coeff)) if lane_term.coeff else 0
 
 
 def _pitches(terms: list[Term], lane_term: Term) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import clang.cindex as ci
 
+from boundcheck.frontends.cuda_cub import cub_header
 from boundcheck.frontends.cuda_stubs import KNOWN_HEADERS, STUB_HEADER, STUB_NAME
 from boundcheck.frontends.cuda_torch import torch_header
 from boundcheck.model import Span
@@ -30,6 +31,7 @@ BASE_ARGS = [
 ]
 MAX_REPARSES = 6
 MAX_SCANNED = 64
+_ROOT_LEVELS = 6  # ancestors past the third searched for a root-relative include
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 
@@ -440,6 +442,12 @@ def _wanted_flags(args: list[str], directory: str) -> list[str]:
     return out
 
 
+def _known_header(include: str) -> str:
+    """What answers a missing include: declarations for PyTorch's and CUB's, a known header of
+    the CUDA samples by name, else nothing."""
+    return torch_header(include) or cub_header(include) or KNOWN_HEADERS.get(os.path.basename(include), "")
+
+
 def _include_dirs(args: list[str]) -> list[str]:
     return [a[2:] for a in args if a.startswith("-I") and len(a) > 2]
 
@@ -477,15 +485,18 @@ def _missing_includes(path: str, source: str, dirs: list[str]) -> tuple[set[str]
 def _project_dir(here: str, name: str) -> str | None:
     """Where a project's build would find a quoted include (its ``-I`` flags are unknown to us):
     the nearest ancestor (up to three levels) that holds ``name`` itself or in exactly one of
-    its direct subdirectories."""
+    its direct subdirectories; past those, an ancestor that holds ``name`` itself (a path from
+    the repository's root, ``"src/turbomind/kernels/core/meta.h"``, a few levels down)."""
     d = here
-    for _ in range(3):
+    for level in range(3 + _ROOT_LEVELS):
         parent = os.path.dirname(d)
         if parent == d:
             return None
         d = parent
         if os.path.isfile(os.path.join(d, name)):
             return d
+        if level >= 3:
+            continue
         hits = [s for s in _subdirs(d) if os.path.isfile(os.path.join(s, name))]
         if len(hits) == 1:
             return hits[0]
@@ -543,8 +554,7 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
     tu = None
     for _ in range(MAX_REPARSES):
         unsaved = [(STUB_NAME, STUB_HEADER), (path, text)]
-        unsaved += [(os.path.join(MISSING_DIR, m), torch_header(m) or KNOWN_HEADERS.get(os.path.basename(m), ""))
-                    for m in sorted(missing)]
+        unsaved += [(os.path.join(MISSING_DIR, m), _known_header(m)) for m in sorted(missing)]
         tu = _index().parse(path, args=args, unsaved_files=unsaved,
                             options=ci.TranslationUnit.PARSE_INCOMPLETE)
         more = {m.group(1) for d in tu.diagnostics if (m := _NOT_FOUND.search(d.spelling))} - missing

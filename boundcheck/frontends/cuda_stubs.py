@@ -18,6 +18,7 @@ STUB_HEADER = r"""
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __restrict__ __restrict
+#define __grid_constant__
 #define __CUDACC__ 1
 #define __NVCC__ 1
 #define CUDART_INF_F __builtin_huge_valf()
@@ -43,6 +44,8 @@ STUB_HEADER = r"""
 #define HUGE_VALF __builtin_huge_valf()
 typedef unsigned long size_t;
 typedef long ptrdiff_t;
+typedef unsigned long uintptr_t; typedef long intptr_t;
+typedef struct CUtensorMap_st { __attribute__((aligned(64))) unsigned long long opaque[16]; } CUtensorMap;
 typedef signed char int8_t; typedef unsigned char uint8_t;
 typedef short int16_t; typedef unsigned short uint16_t;
 typedef int int32_t; typedef unsigned int uint32_t;
@@ -241,6 +244,7 @@ __host__ __device__ float tanhf(float);
 __host__ __device__ float fabsf(float);
 __host__ __device__ float powf(float, float);
 __host__ __device__ float __fdividef(float, float);
+__host__ __device__ float fdividef(float, float);
 __host__ __device__ float __frcp_rn(float);
 __host__ __device__ float fmaf(float, float, float);
 __host__ __device__ float sinf(float);

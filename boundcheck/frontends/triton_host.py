@@ -19,7 +19,7 @@ from boundcheck.model import Divisibility, Launch
 _MAX_DEPTH = 6
 _HOST_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "/", ast.Mod: "%"}
 _META = ("meta", "META", "args", "kwargs", "nargs")
-_ALLOCATORS = {"empty", "zeros", "ones"}
+_ALLOCATORS = {"empty", "zeros", "ones", "full", "new_empty", "new_zeros", "new_ones", "new_full"}
 _GRID_VALUES = (ast.Tuple, ast.List, ast.Lambda)
 _SHAPE_READ = re.compile(r"\.(shape|numel|size|stride)\b|\[")  # a tensor dimension, not a block size
 

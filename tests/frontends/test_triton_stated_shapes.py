@@ -149,3 +149,12 @@ def test_a_scalar_choice_of_zero_or_a_ceiling_is_no_floor() -> None:
 def test_a_scalar_choice_of_a_floor_is_reported() -> None:
     src = TRIP.format(numerator="n")
     assert findings(src) == [(line_of(src, "for i in range(0, blocks, 1):"), "BC301")]
+
+
+def test_a_tensor_method_allocation_gives_a_shape() -> None:
+    src = STRIDED.format(host="    out = x.new_empty((n, chunk, chunk))\n"
+                              "    assert x.shape == (n, chunk, chunk)\n")
+    assert findings(src) == []
+    src = STRIDED.format(host="    out = x.new_empty((n, chunk, chunk - 1))\n"
+                              "    assert x.shape == (n, chunk, chunk)\n")
+    assert findings(src) == [(line_of(src, "tl.store(out_ptr"), "BC102")]

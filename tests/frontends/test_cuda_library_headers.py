@@ -1,0 +1,72 @@
+"""Kernels built on CUB or on newer CUDA declarations parse without the toolkit: a missing ``cub/``
+include (or a vendored ``3rdparty/cub/cub.cuh``) is answered with CUB's collectives, the stub
+knows ``__grid_constant__``, ``CUtensorMap``, ``fdividef`` and ``uintptr_t``, and a quoted include
+written from the repository's root is found however deep the including file lies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boundcheck.engine import check_source
+from boundcheck.model import Language
+from boundcheck.settings import Settings
+from tests.checking import findings, line_of
+
+CUB = '''\
+#include <cub/block/block_reduce.cuh>
+#include "3rdparty/cub/cub.cuh"
+
+template <int BLOCK>
+__global__ void row_sum(const float* x, float* out, int n) {
+    typedef cub::BlockReduce<float, BLOCK> Reduce;
+    typedef cub::WarpScan<float> Scan;
+    __shared__ typename Reduce::TempStorage storage;
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+@GUARD@    float v = x[i];
+    float total = Reduce(storage).Sum(v);
+    if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+'''
+
+
+def test_a_cub_kernel_is_checked() -> None:
+    assert findings(CUB.replace("@GUARD@", "    if (i >= n) return;\n"), Language.CUDA) == []
+
+
+def test_a_cub_kernel_reading_past_its_extent_is_reported() -> None:
+    src = CUB.replace("@GUARD@", "")
+    assert findings(src, Language.CUDA) == [(line_of(src, "float v = x[i];"), "BC101")]
+
+
+NEWER = '''\
+#include <cuda.h>
+
+__global__ void scale(const __grid_constant__ CUtensorMap map, float* y, const float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    uintptr_t address = reinterpret_cast<uintptr_t>(&map);
+    if (i < n) y[i] = fdividef(x[i], 2.0f) + (address & 1);
+}
+'''
+
+
+def test_newer_cuda_declarations_parse() -> None:
+    assert findings(NEWER, Language.CUDA) == []
+
+
+@pytest.mark.parametrize("depth", [1, 4, 6])
+def test_an_include_from_the_repository_root_is_found(tmp_path: Path, depth: int) -> None:
+    (tmp_path / "src" / "core").mkdir(parents=True)
+    (tmp_path / "src" / "core" / "tile.h").write_text("constexpr int kTile = 128;\nstruct Tile { int n; };\n")
+    here = tmp_path.joinpath("src", *[f"d{i}" for i in range(depth)])
+    here.mkdir(parents=True, exist_ok=True)
+    src = ('#include "src/core/tile.h"\n'
+           "__global__ void k(const float* x, float* y, Tile t) {\n"
+           "    int i = blockIdx.x * kTile + threadIdx.x;\n"
+           "    if (i < t.n) y[i] = x[i];\n"
+           "}\n")
+    path = here / "k.cu"
+    path.write_text(src)
+    found, _ = check_source(str(path), Language.CUDA, src, Settings())
+    assert [(f.span.line, f.code) for f in found] == []
