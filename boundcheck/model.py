@@ -93,6 +93,9 @@ class Bound:
     # one side of a disjunction (``if (m >= M && n >= N) return;`` lets m < M || n < N through): it
     # bounds nothing, but says what the author compares, so a comparison there can be off by one
     alternative: bool = False
+    # the limit's constant sizes the extent rather than reaching past it: the limit is written as
+    # one name (``u < myGLen``, ``myGLen = len + 1``), or is a ceiling (``i < (n - 1) / 32 + 1``)
+    sized_limit: bool = False
 
     @property
     def bounds_extent(self) -> bool:
@@ -103,7 +106,7 @@ class Bound:
     @property
     def admits_extent(self) -> bool:
         """True when the bound lets the index reach the extent itself (``i <= n``)."""
-        slack = self.limit_slack + (1 if self.op == "<=" else 0)
+        slack = (0 if self.sized_limit else self.limit_slack) + (1 if self.op == "<=" else 0)
         return self.limit_is_extent and not self.wrap and slack - self.lane_offset > 0
 
     def admits_extent_for(self, width: int) -> bool:

@@ -9,6 +9,7 @@ divisions. Everything it cannot read stays an opaque factor, so rules stay silen
 from __future__ import annotations
 
 import enum
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -451,6 +452,20 @@ FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}  # `
 _NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 
 
+_NAME = re.compile(r"[A-Za-z_]\w*(\s*(\.|->)\s*[A-Za-z_]\w*)*(\s*\[[^\]]*\])?")
+
+
+def named_limit(bound: Bound, comparison: Comparison) -> Bound:
+    """``bound`` marked when the limit side of ``comparison`` is written as one name, a member or
+    an element (``myGLen``, ``p.n``, ``lens[b]``) whose value adds to the extent (see
+    :attr:`Bound.sized_limit`); a name for the last index (``last = n - 1``, ``i <= last``) keeps
+    its slack."""
+    limit_text = comparison.right_text if lanes(comparison.left) else comparison.left_text
+    if bound.limit_slack > 0 and limit_text and _NAME.fullmatch(limit_text.strip()):
+        return replace(bound, sized_limit=True)
+    return bound
+
+
 def negate(op: str) -> str:
     return _NEGATE[op]
 
@@ -479,13 +494,19 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
     is_extent = (bool(lim_kinds - {Kind.CONST}) or _mentions_const_extent(lim_var)) and not _is_position(lim_var)
     if op == "<" and _within_own_tile(idx_terms, lim_terms):
         return []  # arange(0, C) < C holds for every lane: it bounds nothing
+    # a descending index (`T - 1 - t`, `2 * K - 1 - arange(0, K)`) starts from a base whose
+    # constant is no offset of the lane: only `<=` or a written `+ c` on the limit admits its end
+    descending = any(t.coeff < 0 for t in idx_terms if any(lanes(f) for f in t.factors))
+    # `(n - 1) / d + 1` is a ceiling of n / d, not a limit one past it
+    ceiling = any(isinstance(f, Bin) and f.op in ("/", "//") and constant(expand(f.left)) < 0
+                  for t in lim_var for f in t.factors)
     out = []
     for lane_name, axis in sorted(l_lanes, key=str):
         out.append(Bound(
             source=lane_name, index=render(left), op=op, limit=terms_text(lim_var),
             limit_is_extent=is_extent, span=span, limit_slack=_int(constant(lim_terms)),
-            lane_offset=_int(constant(idx_terms)), local=local, axis=axis,
-            index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds),
+            lane_offset=0 if descending else _int(constant(idx_terms)), local=local, axis=axis,
+            index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds), sized_limit=ceiling,
         ))
     return out
 

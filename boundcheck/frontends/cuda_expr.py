@@ -330,7 +330,7 @@ class Converter:
         from boundcheck.symbolic import negate
         return [Comparison(left, negate(op) if negated else op, right, self.src.span(c),
                      self.src.token_span(op_tok) if op_tok else None, op_tok.text if op_tok else op,
-                     self.src.text_of(c))]
+                     self.src.text_of(c), self.src.text_of(kids[0]), self.src.text_of(kids[1]))]
 
     def op_token(self, c: ci.Cursor, left: ci.Cursor, op: str):
         start, end = last(left).offset, last(c).offset

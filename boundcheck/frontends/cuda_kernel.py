@@ -82,6 +82,7 @@ from boundcheck.symbolic import (
     floor_division,
     kinds,
     lanes,
+    named_limit,
     render,
     syms,
     terms_text,
@@ -739,7 +740,7 @@ class KernelBuilder:
                     # end - start): it bounds the block's own segment, which starts at the
                     # per-block offset of the index, so it is no block-local stand-in
                     b = replace(b, local=False)
-                b = _inside_row(b, limit)
+                b = named_limit(_inside_row(b, limit), a)
                 out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
                                  Kind.EXTENT in kinds(limit) or boundary))
             out += [Guard(b, a, False, row=True) for b in _literal_rows(a)]

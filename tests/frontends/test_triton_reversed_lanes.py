@@ -1,6 +1,6 @@
 """A reversed lane (``pos = 2 * K - 1 - arange(0, K)``) guarded by a mask on that same position is
-bounded exactly: the constant belongs to the position, not to an index one past the mask. A guard
-one below the index it protects is still an off-by-one."""
+bounded exactly: the constant belongs to the position's base, not to an index one past the mask.
+A descending index's constants are never read as a lane offset; ``<=`` still admits the end."""
 
 from __future__ import annotations
 
@@ -24,6 +24,6 @@ def test_a_reversed_lane_under_its_own_mask_is_bounded() -> None:
     assert findings(KERNEL.replace("@INDEX@", "pos")) == []
 
 
-def test_a_reversed_index_one_past_its_mask_is_an_off_by_one() -> None:
-    src = KERNEL.replace("@INDEX@", "2 * K - offs")
-    assert findings(src) == [(line_of(src, "mask=pos < n"), "BC104")]
+def test_an_inclusive_mask_on_a_reversed_lane_is_an_off_by_one() -> None:
+    src = KERNEL.replace("@INDEX@", "pos").replace("mask=pos < n, other=0.0", "mask=pos <= n, other=0.0")
+    assert (line_of(src, "mask=pos <= n"), "BC104") in findings(src)
