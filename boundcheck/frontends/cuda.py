@@ -14,6 +14,7 @@ from dataclasses import replace
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
+from boundcheck.frontends.cuda_fixed_rows import drop_thread_dims, rows_inside
 from boundcheck.frontends.cuda_host import HostLaunch, host_methods, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_parse import (
@@ -71,6 +72,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
     kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
     grid_stride: set[str] = set()
     slots: dict[str, list[Slot]] = {}
+    rows: dict[str, tuple[list, dict, dict[str, int]]] = {}
     orphans = _entry_device_functions(fns, parsed)
     ceiling: dict[str, list[Access]] = {}
     for fn in fns:
@@ -80,6 +82,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             module.kernels.append(kernel)
             kernels[fn.spelling] = (fn, kernel)
             slots[fn.spelling] = builder.slots
+            rows[fn.spelling] = (builder.recs, builder.loop_ranges, builder.conv.values)
             if builder.ceiling_accesses is not None:
                 ceiling[fn.spelling] = builder.ceiling_accesses
             if builder.grid_stride:
@@ -101,9 +104,29 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
         if name in ceiling and any(hl.ceil_axes for hl in hls):
             kernels[name][1].accesses[:] = ceiling[name]  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernels[name][1], kernels[name][0], slots[name], [list(hl.rooms) for hl in hls])
+        _fixed_rows(kernels[name], rows[name], hls)
     for _, kernel in kernels.values():
         padded_rows(kernel)
     _errors(module, parsed, kernels)
+
+
+def _fixed_rows(kernel: tuple[ci.Cursor, Kernel], rows: tuple[list, dict, dict[str, int]],
+                hls: list[HostLaunch]) -> None:
+    """Drop the thread dimension of accesses that stay inside a row of compile-time length under
+    every launch's compile-time block size (:mod:`cuda_fixed_rows`); template parameters take the
+    literal each launch gives."""
+    fn, model = kernel
+    recs, loops, values = rows
+    tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
+    inside: set | None = None
+    for hl in hls:
+        block = hl.block_x_value if hl.block_x_value is not None else values.get(hl.block)
+        if block is None or block <= 0:
+            return
+        given = {p: int(v) for p, v in zip(tparams, hl.template_args) if v.isdigit()}
+        found = rows_inside(recs, block, loops, {**values, **given})
+        inside = found if inside is None else inside & found
+    drop_thread_dims(model, inside or set())
 
 
 def _entry_device_functions(fns: list[ci.Cursor], parsed: Parsed) -> list[ci.Cursor]:

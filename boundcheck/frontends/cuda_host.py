@@ -19,6 +19,7 @@ from boundcheck.frontends.cuda_parse import (
     arguments,
     binary_op,
     child_list,
+    evaluate,
     first,
     functions,
     in_main_file,
@@ -65,6 +66,7 @@ class HostLaunch:
     block_var: str = ""  # the block argument's variable (``dimBlock``), whose ``.x`` a grid may divide by
     rooms: tuple[Room, ...] = ()  # the buffers passed that the host allocated, with their sizes
     ceil_axes: tuple[int, ...] = ()  # grid axes rounded up from a runtime count (``ceil_div(N * 32, bs)``)
+    block_x_value: int | None = None  # the block's x size where it is a compile-time integer
 
 
 def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
@@ -259,6 +261,10 @@ class _Walk:
         block_var = next((_var_name(a) for a in cargs[1:2]), "")
         self._add(_kernel_name(c, kids, conv), conv.src.span(c), grid, names, targs, block, block_var,
                   first(c).offset)
+        block_x = next((d for a in cargs[1:2] for axis, d in self._dims(a) if axis == 0), None)
+        value = evaluate(block_x) if block_x is not None else None
+        if isinstance(value, int):
+            self.out[-1] = replace(self.out[-1], block_x_value=value)
         if self.allocs is not None and len(cargs) >= 2:
             rooms = [self.allocs.room(c, i, a, cargs[0], cargs[1], scope) for i, a in enumerate(call_args)]
             self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
@@ -284,6 +290,24 @@ class _Walk:
         block_var = block_arg[0].text if len(block_arg) == 1 else ""
         self._add(callee.text, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
                   block_var, tok.offset)
+        if len(block_arg) == 1:
+            value = self._token_value(block_arg[0])
+            if isinstance(value, int):
+                self.out[-1] = replace(self.out[-1], block_x_value=value)
+
+    def _token_value(self, tok: Token) -> int | float | None:
+        """The compile-time value of a one-token launch argument: a literal, or the constant the
+        name refers to."""
+        if tok.text.isdigit():
+            return int(tok.text)
+        if tok.text in self.decls:
+            return evaluate(self.decls[tok.text])
+        # a local of the function around a lambda walked on its own: the file's one constant of
+        # that name, where it has one value
+        root = self.conv.src.root
+        values = {evaluate(c) for c in preorder(root) if c.kind == K.VAR_DECL and c.spelling == tok.text
+                  and c.type.is_const_qualified() and in_main_file(c)} if root is not None else set()
+        return values.pop() if len(values) == 1 else None
 
     def _named_dims(self, arg: list[Token]) -> list[tuple[int, ci.Cursor]]:
         if len(arg) != 1 or arg[0].text not in self.decls:

@@ -190,6 +190,9 @@ class KernelBuilder:
         self.loops: dict[str, Loop] = {}
         self.carried_in: list[tuple[str, int]] = []  # (name, position in kernel.loops) a loop advances
         self.counts_up: dict[str, bool] = {}  # loop counter → every loop of that name counts up from 0
+        # loop counter -> (its multiple k in the loop's index, the stop of k * counter, "<" or "<="),
+        # for counters from a constant start by a constant step (cuda_fixed_rows reads them)
+        self.loop_ranges: dict[str, tuple[int, Expr, str]] = {}
         self.logs: list[dict[str, tuple[str, object]]] = [{}]
         self.write_target: ci.Cursor | None = None
         self.compound = False
@@ -950,6 +953,12 @@ class KernelBuilder:
             # counter is the warp's row, stepped by the block's warps, as a lane-strided loop's is
             st.scope.env[var] = Bin("+", start, _times(Sym(var, Kind.LOOP), step_of_var))
             atoms = self.conv.atoms(cond, st.scope) if cond is not None else []
+        if var is not None and isinstance(start, Num) and start.value >= 0 \
+                and isinstance(step_of_var, Num) and step_of_var.value > 0:
+            k = int(step_of_var.value) if start == Num(0) else 1
+            for a in atoms:
+                if a.op in ("<", "<=") and a.left == st.scope.env.get(var) == _times(Sym(var, Kind.LOOP), Num(k)):
+                    self.loop_ranges[var] = (k, a.right, a.op)
         loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks,
                     walks_tail=any(_past_extent(a) for a in atoms))
         self.kernel.loops.append(loop)
@@ -971,8 +980,9 @@ class KernelBuilder:
                                       for g in self.guards_of(atoms) + below)
         self.cur = st
         saved = getattr(self, "region_end", {})
-        self.region_end = {**saved, K.CONTINUE_STMT: last(body).offset,
-                           K.BREAK_STMT: last(self.fn).offset}
+        # `continue` and `break` leave this loop's body, not the kernel: a barrier after the loop is
+        # reached by every thread (one inside the body is skipped)
+        self.region_end = {**saved, K.CONTINUE_STMT: last(body).offset, K.BREAK_STMT: last(body).offset}
         try:
             st = self.stmt(body, st)
         finally:

@@ -1,0 +1,135 @@
+"""Rows of compile-time length that a block of compile-time size walks whole.
+
+A kernel launched with 32 threads at every launch that reads ``q[head * kHeadDim + lane + 32 * i]``
+for ``i < 4``, with ``kHeadDim = 128`` and ``head = token_head % hq``, stays inside its head's 128
+elements: the lanes reach ``31 + 96 = 127``. Nothing in the index can pass the row, so the thread
+index is no tiled dimension there. It holds only where everything is a number: the block size at
+every launch, the loop bounds, the pitch (a macro, a constant, or a template parameter every launch
+gives as a literal) and a row index that is a remainder (``x % H``: a count of rows, not a tile
+walk over a runtime extent, which ``blockIdx.x * 128`` would be).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from boundcheck.model import Kernel, Space
+from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, lanes
+
+_LANE = "threadIdx.x"
+
+
+def rows_inside(recs: Sequence[Any], block: int, loops: dict[str, tuple[int, Expr, str]],
+                values: dict[str, int]) -> set[tuple[Any, str, Any]]:
+    """The global records (``cuda_kernel.Rec``) whose lanes stay inside a row of compile-time
+    length under a launch of ``block`` threads along x, by (span, buffer, kind)."""
+    out = set()
+    known = {**values, "blockDim.x": block}
+    for r in recs:
+        if r.space is Space.GLOBAL and {n for n, _ in lanes(r.index)} == {_LANE} \
+                and _inside_row(r.index, r.width, block, loops, known):
+            out.add((r.span, r.buffer, r.kind))
+    return out
+
+
+def drop_thread_dims(kernel: Kernel, inside: set[tuple[Any, str, Any]]) -> None:
+    """Remove the thread index dimension of the accesses ``inside`` names."""
+    if inside:
+        kernel.accesses[:] = [replace(a, dims=tuple(d for d in a.dims if d.source != _LANE))
+                              if (a.span, a.buffer, a.kind) in inside else a for a in kernel.accesses]
+
+
+def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int, Expr, str]],
+                known: dict[str, int]) -> bool:
+    """Every term that moves with the thread or a counted loop reaches at most one row, where
+    a row is the pitch of a remainder (``(x % H) * 128``) and every other term steps whole rows
+    (a multiple of the pitch) or a runtime stride (``b * stride``, a parameter: the tensor's layout)."""
+    reach, pitches, steps = 0, [], []
+    for t in expand(index):
+        if any(lanes(f) or _kinds(f) & {Kind.LOOP} for f in t.factors):
+            top = _top(_product([Num(t.coeff), *t.factors]), block, loops, known)
+            if top is None or t.coeff < 0:
+                return False
+            reach += top
+            continue
+        unknown = [f for f in t.factors if _value(f, known) is None]
+        scale = t.coeff
+        for f in t.factors:
+            if f not in unknown:
+                scale *= _value(f, known)  # type: ignore[operator]
+        if len(unknown) == 1 and isinstance(unknown[0], Bin) and unknown[0].op == "%" and scale > 0:
+            pitches.append(scale)
+        elif not any(_kinds(f) & {Kind.OTHER, Kind.EXTENT} for f in unknown):
+            steps.append(scale)  # a block index times a size: a step inside the row or of whole rows
+    if not pitches:
+        return False
+    row = min(pitches)
+    return reach + width <= row and all(float(s).is_integer() and int(s) % row == 0 for s in steps)
+
+
+def _kinds(e: Expr) -> set[Kind]:
+    if isinstance(e, Sym):
+        return {e.kind}
+    if isinstance(e, Bin):
+        return _kinds(e.left) | _kinds(e.right)
+    if isinstance(e, Num):
+        return set()
+    return {Kind.OTHER}
+
+
+def _product(factors: Sequence[Expr]) -> Expr:
+    out: Expr = Num(1)
+    for f in factors:
+        out = Bin("*", out, f)
+    return out
+
+
+def _value(e: Expr, known: dict[str, int]) -> int | None:
+    """``e`` as a compile-time integer, where every name in it is known."""
+    if isinstance(e, Num):
+        return int(e.value) if float(e.value).is_integer() else None
+    if isinstance(e, Sym):
+        return known.get(e.name) if e.kind is Kind.CONST else None
+    if isinstance(e, Bin):
+        a, b = _value(e.left, known), _value(e.right, known)
+        if a is None or b is None:
+            return None
+        if e.op == "+":
+            return a + b
+        if e.op == "-":
+            return a - b
+        if e.op == "*":
+            return a * b
+        if e.op == "/" and b > 0 and a >= 0:
+            return a // b
+        if e.op == "%" and b > 0 and a >= 0:
+            return a % b
+    return None
+
+
+def _top(e: Expr, block: int, loops: dict[str, tuple[int, Expr, str]], known: dict[str, int]) -> int | None:
+    """The largest value of ``e`` over the thread index and the loop counters (every part of it
+    non-negative), or None where some part is not a known number."""
+    if isinstance(e, Sym) and e.name == _LANE:
+        return block - 1
+    if isinstance(e, Sym) and e.kind is Kind.LOOP and e.name in loops:
+        k, stop, op = loops[e.name]
+        last = _value(stop, known)
+        if last is None:
+            return None
+        last -= 1 if op == "<" else 0
+        return last // k if last >= 0 else None
+    if isinstance(e, Bin) and e.op in ("+", "*"):
+        a, b = _top(e.left, block, loops, known), _top(e.right, block, loops, known)
+        if a is None or b is None:
+            return None
+        return a + b if e.op == "+" else a * b
+    if isinstance(e, Bin) and e.op in ("/", "%"):
+        a, b = _top(e.left, block, loops, known), _value(e.right, known)
+        if a is None or b is None or b <= 0:
+            return None
+        return a // b if e.op == "/" else min(a, b - 1)
+    value = _value(e, known)
+    return value if value is not None and value >= 0 else None

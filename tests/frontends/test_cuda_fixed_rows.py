@@ -1,0 +1,107 @@
+"""A block of compile-time size walking a row of compile-time length: a warp per head
+(``q[head * kHeadDim + lane + 32 * i]``, i < 4, launched with 32 threads, ``head = x % hq``) stays
+inside its head's 128 elements. Every number must be known (block size at every launch, loop bound,
+pitch, template arguments) and the row index must be a remainder; each near variant is reported.
+And a ``break`` leaves its loop, not the kernel: a barrier after the loop is reached by every thread."""
+
+from __future__ import annotations
+
+import pytest
+
+from boundcheck.model import Language
+from tests.checking import findings, line_of
+
+WARP_PER_HEAD = '''\
+#define WARP_SIZE 32
+
+__global__ void l2_normalize(float* q, long long token_stride, int tokens, int hq) {
+    constexpr int kHeadDim = 128;
+    const int work = blockIdx.x;
+    const int token = work / hq;
+    const int head = @ROW@;
+    float* q_ptr = q + token * token_stride + head * kHeadDim;
+    float v[4];
+    float sum = 0.f;
+    for (int i = 0; i < @STEPS@; ++i) {
+        const int d = threadIdx.x + i * WARP_SIZE;
+        v[i] = q_ptr[d];
+        sum += v[i] * v[i];
+    }
+    for (int i = 0; i < @STEPS@; ++i) {
+        q_ptr[threadIdx.x + i * WARP_SIZE] = v[i] * sum;
+    }
+}
+
+void launch(float* q, long long token_stride, int tokens, int hq) {
+    constexpr int kThreads = WARP_SIZE;
+    l2_normalize<<<tokens * hq, @BLOCK@>>>(q, token_stride, tokens, hq);
+}
+'''
+
+
+def _check(row: str = "work % hq", steps: str = "4", block: str = "kThreads") -> tuple[str, list[tuple[int, str]]]:
+    src = WARP_PER_HEAD.replace("@ROW@", row).replace("@STEPS@", steps).replace("@BLOCK@", block)
+    return src, findings(src, Language.CUDA)
+
+
+def test_a_warp_walking_its_head_is_in_bounds() -> None:
+    assert _check()[1] == []
+
+
+@pytest.mark.parametrize("variant", [{"steps": "5"}, {"block": "64"}, {"block": "tokens"}, {"row": "work"}])
+def test_rows_the_lanes_can_leave_are_reported(variant: dict[str, str]) -> None:
+    src, found = _check(**variant)
+    assert (line_of(src, "v[i] = q_ptr[d];"), "BC101") in found, variant
+    assert (line_of(src, "q_ptr[threadIdx.x + i * WARP_SIZE] ="), "BC102") in found, variant
+
+
+TEMPLATED = '''\
+template <int HeadDim, int Threads>
+__global__ void scale_heads(float* x, long long row_stride, int hv) {
+    const int head = blockIdx.x % hv;
+    constexpr int kIters = HeadDim / Threads;
+    for (int i = 0; i < kIters; ++i) {
+        x[(blockIdx.x / hv) * row_stride + head * HeadDim + i * Threads + threadIdx.x] *= 2.f;
+    }
+}
+
+void launch(float* x, long long row_stride, int rows, int hv) {
+    scale_heads<@DIM@, 64><<<rows * hv, 64>>>(x, row_stride, hv);
+}
+'''
+
+
+def test_template_arguments_given_as_literals_size_the_row() -> None:
+    assert findings(TEMPLATED.replace("@DIM@", "128"), Language.CUDA) == []
+
+
+def test_a_row_shorter_than_the_walk_is_reported() -> None:
+    src = TEMPLATED.replace("@DIM@", "96").replace("HeadDim / Threads", "2")
+    assert (line_of(src, "*= 2.f;"), "BC102") in findings(src, Language.CUDA)
+
+
+BREAK = '''\
+__global__ void rows(const float* x, float* y, int n, int tiles) {
+    __shared__ float s[256];
+    for (int t = 0; t < tiles; t++) {
+        s[threadIdx.x] = 0.f;
+        __syncthreads();
+        for (int i = 0; i < 4; i++) {
+            if (i * 64 + threadIdx.x >= n) {
+                break;
+            }
+@INSIDE@            y[i * 64 + threadIdx.x] = x[i * 64 + threadIdx.x] + s[threadIdx.x];
+        }
+        __syncthreads();
+    }
+}
+'''
+
+
+def test_a_break_before_a_barrier_after_its_loop_is_no_early_exit() -> None:
+    assert not any(code == "BC303" for _, code in findings(BREAK.replace("@INSIDE@", ""), Language.CUDA))
+
+
+def test_a_break_before_a_barrier_inside_its_loop_is_reported() -> None:
+    src = BREAK.replace("@INSIDE@", "            __syncthreads();\n")
+    assert (line_of(src, "break;"), "BC303") in findings(src, Language.CUDA)
