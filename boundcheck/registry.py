@@ -44,7 +44,8 @@ class Rule:
         fix: Fix | None = None,
     ) -> Finding:
         return Finding(
-            code=self.code, name=self.name, message=message, path=module.path, span=span,
+            # one line: code quoted from a multi-line condition keeps its words, not its layout
+            code=self.code, name=self.name, message=" ".join(message.split()), path=module.path, span=span,
             kernel=kernel.name if kernel else None, fix=fix,
         )
 

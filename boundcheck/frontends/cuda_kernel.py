@@ -39,6 +39,7 @@ from boundcheck.frontends.cuda_parse import (
     arguments,
     binary_op,
     child_list,
+    evaluate,
     first,
     last,
     preorder,
@@ -583,8 +584,12 @@ class KernelBuilder:
     def _unpadded_children(self, c: ci.Cursor, st: State) -> list[ci.Cursor]:
         """The children whose padded lanes reach ``c``'s value: in ``i < n ? v : 0`` the lanes
         past n take 0, so what padded ``v`` there does not flow on (``v``'s own read is recorded
-        with the 0 as its padding)."""
+        with the 0 as its padding); ``__shfl_sync(mask, v, 0)`` gives every lane lane 0's ``v``."""
         kids = children(c)
+        if c.kind == K.CALL_EXPR and c.spelling == "__shfl_sync":
+            args = arguments(c)
+            if len(args) >= 3 and evaluate(args[2]) == 0:
+                return []  # lane 0's value to every lane: the first lane is in range whenever any is
         if c.kind != K.CONDITIONAL_OPERATOR or len(kids) != 3:
             return kids
         cond, a, b = kids

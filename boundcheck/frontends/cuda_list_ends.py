@@ -1,6 +1,7 @@
 """Lists a kernel keeps one entry past a count: an exclusive scan of n values stores its total at
 index n (``list[n] = total``), so a copy of the scan under ``i <= n`` walks the list's n + 1 entries
-and its inclusive bound is intended, not one past the end (BC104)."""
+and its inclusive bound is intended, not one past the end (BC104). Likewise a decoder's scores
+``qk_smem[t - first] = qk`` for the current step t, walked by ``ti <= t`` at ``qk_smem[ti - first]``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from boundcheck.model import Access, AccessKind
-from boundcheck.symbolic import Expr, collect, expand, lanes, terms_text
+from boundcheck.symbolic import Bin, Expr, Num, collect, expand, lanes, terms_text
 
 if TYPE_CHECKING:
     from boundcheck.frontends.cuda_kernel import Rec
@@ -18,16 +19,35 @@ def _text(e: Expr) -> str:
     return terms_text(collect(expand(e)))
 
 
+def _reach(index: Expr, guarded: Expr, limit: Expr) -> str:
+    """``index`` where ``guarded`` equals ``limit``: ``s[i - first]`` under ``i <= n`` reaches
+    ``s[n - first]`` (scaled where the index counts bytes of a typed view and the guard elements)."""
+    scale: float = 1
+    ours, theirs = _lane_coefficient(index), _lane_coefficient(guarded)
+    if ours and theirs:
+        scale = ours / theirs
+    factor = Num(int(scale)) if float(scale).is_integer() else Num(scale)
+    return _text(Bin("+", index, Bin("*", factor, Bin("-", limit, guarded))))
+
+
+def _lane_coefficient(e: Expr) -> float | None:
+    return next((t.coeff for t in expand(e) if len(t.factors) == 1 and lanes(t.factors[0])), None)
+
+
 def inclusive_ends(recs: list[Rec], accesses: list[Access]) -> list[Access]:
     """``accesses`` (one per record) with each ``i <= n`` guard read as ``i < n + 1`` where the
     kernel writes, at index n itself, a list that guard covers."""
-    # a size written as an index (`list[n] = total`), not an element read (`a[a[i]] = …`)
+    # a size written as an index (`list[n] = total`, `s[n - first] = qk`), not at an element read
+    # (`a[a[0]] = …`)
     ends = {(r.buffer, _text(r.index)) for r in recs
-            if r.kind is AccessKind.WRITE and not lanes(r.index) and "[" not in _text(r.index)}
+            if r.kind is AccessKind.WRITE and not lanes(r.index) and not _text(r.index).endswith("]")}
     if not ends:
         return accesses
+    # the access's index where the guarded index reaches the limit: `s[i - first]` under `i <= n`
+    # reaches `s[n - first]`
     spans = {g.bound.span for r in recs for g in r.guards
-             if g.bound.op == "<=" and not g.bound.limit_slack and (r.buffer, _text(g.sides[1])) in ends}
+             if g.bound.op == "<=" and not g.bound.limit_slack
+             and (r.buffer, _reach(r.index, *g.sides)) in ends}
     if not spans:
         return accesses
     return [replace(a, guards=tuple(replace(b, op="<", limit=f"{b.limit} + 1") if b.span in spans and b.op == "<="
