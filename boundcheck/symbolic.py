@@ -511,6 +511,34 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
     return out
 
 
+def descending_bounds(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
+    """``rows >= start`` where ``rows = end - (pid + 1) * BLOCK + arange(0, BLOCK)``: tiles laid
+    down from an end, whose last (partial) tile is at the bottom. The top stays below ``end`` by
+    construction, so the lower bound is the guard that tile needs; it bounds the lane."""
+    if lanes(right) and not lanes(left):
+        left, right, op = right, left, FLIP[op]
+    if op not in (">=", ">") or lanes(right) or not lanes(left):
+        return []
+    terms = expand(left)
+    out = []
+    for lt in (t for t in terms if any(lanes(f) for f in t.factors)):
+        if lt.coeff <= 0:
+            continue
+        downward = [t for t in terms if t is not lt and t.coeff < 0 and _term_kinds(t) & {Kind.PROGRAM, Kind.LOOP}
+                    and _steps_by_tile(Term(-t.coeff, t.factors), lt)]
+        tile = {_tile_of(n) for f in lt.factors for n, _ in lanes(f)}
+        stride = sorted(render(f) for f in lt.factors if not lanes(f))
+        # `- (pid + 1) * BLOCK`: the first tile ends one below the end, not BLOCK - 1 past it
+        below = sum(t.coeff for t in terms if sorted(render(f) for f in t.factors) in
+                    ([*stride, x] for x in tile if x)) <= -1
+        if not downward or not below:
+            continue
+        for lane_name, axis in sorted(lanes(Call("", lt.factors)), key=str):
+            out.append(Bound(lane_name, render(left), "<", f"the top of tiles laid down from {render(left)}",
+                             True, span, axis=axis, index_tiled=True))
+    return out
+
+
 def upper_form(left: Expr, op: str, right: Expr) -> tuple[Expr, str, Expr]:
     """A comparison with its lane side first, and ``n - i > k`` (what is left past ``i`` exceeds
     ``k``, as halo loads write it) as the bound ``i + k < n`` it is."""
