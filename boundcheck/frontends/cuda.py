@@ -14,7 +14,7 @@ from dataclasses import replace
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
-from boundcheck.frontends.cuda_fixed_rows import drop_thread_dims, rows_inside
+from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims, rows_inside
 from boundcheck.frontends.cuda_host import HostLaunch, host_methods, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_parse import (
@@ -83,6 +83,8 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             kernels[fn.spelling] = (fn, kernel)
             slots[fn.spelling] = builder.slots
             rows[fn.spelling] = (builder.recs, builder.loop_ranges, builder.conv.values)
+            if fn in orphans:
+                drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier))
             if builder.ceiling_accesses is not None:
                 ceiling[fn.spelling] = builder.ceiling_accesses
             if builder.grid_stride:

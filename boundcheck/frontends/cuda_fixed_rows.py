@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from boundcheck.model import Kernel, Space
-from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, lanes
+from boundcheck.model import AccessKind, Kernel, Space
+from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, lanes, syms
 
 _LANE = "threadIdx.x"
 
@@ -35,10 +35,26 @@ def rows_inside(recs: Sequence[Any], block: int, loops: dict[str, tuple[int, Exp
 
 
 def drop_thread_dims(kernel: Kernel, inside: set[tuple[Any, str, Any]]) -> None:
-    """Remove the thread index dimension of the accesses ``inside`` names."""
+    """Remove the thread index dimensions of the accesses ``inside`` names."""
     if inside:
-        kernel.accesses[:] = [replace(a, dims=tuple(d for d in a.dims if d.source != _LANE))
+        kernel.accesses[:] = [replace(a, dims=tuple(d for d in a.dims if not d.source.startswith("threadIdx.")))
                               if (a.span, a.buffer, a.kind) in inside else a for a in kernel.accesses]
+
+
+def block_scratch(recs: Sequence[Any], barrier: bool) -> set[tuple[Any, str, Any]]:
+    """In a device function no kernel of its file calls (checked as written, its callers unknown)
+    that synchronises the block, the global records of a pointer it both writes and reads, indexed
+    by thread ids, block sizes and constants alone (``x[tid] = v; __syncthreads(); x[tid] +
+    x[tid + 32]``): threads exchanging values through it make it the caller's per-block scratch,
+    sized by the block, not a tiled tensor."""
+    if not barrier:
+        return set()
+    written = {r.buffer for r in recs if r.kind is not AccessKind.READ}
+    read = {r.buffer for r in recs if r.kind is AccessKind.READ}
+    return {(r.span, r.buffer, r.kind) for r in recs
+            if r.space is Space.GLOBAL and r.buffer in written & read and lanes(r.index) and all(
+                (s.kind is Kind.LANE and s.name.startswith("threadIdx.")) or s.name.startswith("blockDim.")
+                for s in syms(r.index))}
 
 
 def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int, Expr, str]],

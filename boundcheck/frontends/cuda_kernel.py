@@ -203,6 +203,7 @@ class KernelBuilder:
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
         self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
+        self.has_barrier = False  # the body holds a __syncthreads()
         self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
         self.split_rows: set[str] = set()  # warp rows a local splits by a runtime size (`row % T`)
         self.compared_rows: set[str] = set()  # warp rows a condition compares with their block offset
@@ -234,6 +235,7 @@ class KernelBuilder:
         nodes = [c for c in preorder(body) if c.kind in (K.BINARY_OPERATOR, K.CALL_EXPR, K.STATIC_ASSERT)]
         barriers = [(first(c).offset, self.src.span(c)) for c in nodes
                     if c.kind == K.CALL_EXPR and c.spelling in _BARRIERS]
+        self.has_barrier = bool(barriers)
         for offset, end, ex in self.exits:
             after = tuple(s for o, s in barriers if offset < o < end)
             self.kernel.exits.append(replace(ex, barriers_after=after))
