@@ -74,20 +74,7 @@ class TensorAccessor<T, 1, PtrTraits, index_t> {
   __host__ __device__ T* data();
 };
 template <typename T, unsigned long N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = long long>
-class GenericPackedTensorAccessor {
- public:
-  __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t);
-  __host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t) const;
-  __host__ __device__ index_t size(index_t) const; __host__ __device__ index_t stride(index_t) const;
-  __host__ __device__ T* data();
-};
-template <typename T, template <typename U> class PtrTraits, typename index_t>
-class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
- public:
-  __host__ __device__ T& operator[](index_t); __host__ __device__ const T& operator[](index_t) const;
-  __host__ __device__ index_t size(index_t) const; __host__ __device__ index_t stride(index_t) const;
-  __host__ __device__ T* data();
-};
+class GenericPackedTensorAccessor : public TensorAccessor<T, N, PtrTraits, index_t> {};
 template <typename T, unsigned long N, template <typename U> class PtrTraits = DefaultPtrTraits>
 using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits, int>;
 template <typename T, unsigned long N, template <typename U> class PtrTraits = DefaultPtrTraits>
