@@ -7,6 +7,9 @@ index is no tiled dimension there. It holds only where everything is a number: t
 every launch, the loop bounds, the pitch (a macro, a constant, or a template parameter every launch
 gives as a literal) and a row index that is a remainder (``x % H``: a count of rows, not a tile
 walk over a runtime extent, which ``blockIdx.x * 128`` would be).
+
+The block's own scratch is the other row a block never leaves: a block-wide device helper that
+threads exchange values through (:func:`block_scratch`).
 """
 
 from __future__ import annotations

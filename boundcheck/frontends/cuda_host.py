@@ -304,10 +304,8 @@ class _Walk:
             return evaluate(self.decls[tok.text])
         # a local of the function around a lambda walked on its own: the file's one constant of
         # that name, where it has one value
-        root = self.conv.src.root
-        values = {evaluate(c) for c in preorder(root) if c.kind == K.VAR_DECL and c.spelling == tok.text
-                  and c.type.is_const_qualified() and in_main_file(c)} if root is not None else set()
-        return values.pop() if len(values) == 1 else None
+        values = self.conv.src.constants.get(tok.text, set())
+        return next(iter(values)) if len(values) == 1 else None
 
     def _named_dims(self, arg: list[Token]) -> list[tuple[int, ci.Cursor]]:
         if len(arg) != 1 or arg[0].text not in self.decls:

@@ -351,6 +351,17 @@ class Source:
         return tok
 
     @cached_property
+    def constants(self) -> dict[str, set[int | float | None]]:
+        """The values of the main file's constant variables by name (every declaration of a
+        name, in any scope), read once per file."""
+        out: dict[str, set[int | float | None]] = {}
+        if self.root is not None:
+            for c in preorder(self.root):
+                if c.kind == ci.CursorKind.VAR_DECL and c.type.is_const_qualified() and in_main_file(c):
+                    out.setdefault(c.spelling, set()).add(evaluate(c))
+        return out
+
+    @cached_property
     def lines(self) -> list[str]:
         """The text's lines (``str.splitlines``), split once per file rather than per kernel."""
         return self.text.splitlines()

@@ -6,7 +6,8 @@ whose identity, over values that are all >= 0, is 0 too. This module reads the w
 side, syntactically: a pointer parameter every store of which writes a non-negative value, with no
 other way for the kernel to write it (an atomic, a helper it is passed to, a descriptor). The host
 side (every launch of the reader passes a fresh allocation only such kernels write) is
-:meth:`triton_host._Host.launch` and :func:`nonneg_buffer`.
+:meth:`triton_kernel.ModuleContext.nonneg_buffer`, from what :meth:`triton_host._Host.launch`
+records.
 """
 
 from __future__ import annotations
