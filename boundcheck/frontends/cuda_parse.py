@@ -28,6 +28,7 @@ MISSING_DIR = "/__boundcheck__/missing"
 BASE_ARGS = [
     "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
     "--cuda-path=/nonexistent", "-nostdinc", "-w", "-ferror-limit=0",
+    "-fgpu-rdc",  # `extern __shared__ float s[32][32]`: nvcc accepts a sized extern tile, as clang does here
 ]
 MAX_REPARSES = 6
 MAX_SCANNED = 64

@@ -1,7 +1,8 @@
 """Kernels built on CUB or on newer CUDA declarations parse without the toolkit: a missing ``cub/``
 include (or a vendored ``3rdparty/cub/cub.cuh``) is answered with CUB's collectives, the stub
-knows ``__grid_constant__``, ``CUtensorMap``, ``fdividef`` and ``uintptr_t``, and a quoted include
-written from the repository's root is found however deep the including file lies."""
+knows ``__grid_constant__``, ``CUtensorMap``, ``fdividef`` and ``uintptr_t``, a quoted include
+written from the repository's root is found however deep the including file lies, and a sized
+``extern __shared__`` tile (which nvcc accepts) parses."""
 
 from __future__ import annotations
 
@@ -70,3 +71,18 @@ def test_an_include_from_the_repository_root_is_found(tmp_path: Path, depth: int
     path.write_text(src)
     found, _ = check_source(str(path), Language.CUDA, src, Settings())
     assert [(f.span.line, f.code) for f in found] == []
+
+
+SIZED_EXTERN = '''\
+__global__ void stripes(const float* x, float* y, int n) {
+    extern __shared__ float s[32][32];
+    int i = blockIdx.x * 32 + threadIdx.x;
+    if (i < n) s[threadIdx.y][threadIdx.x] = x[i];
+    __syncthreads();
+    if (i < n) y[i] = s[threadIdx.x][threadIdx.y];
+}
+'''
+
+
+def test_a_sized_extern_shared_tile_parses() -> None:
+    assert findings(SIZED_EXTERN, Language.CUDA) == []
