@@ -84,7 +84,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             slots[fn.spelling] = builder.slots
             rows[fn.spelling] = (builder.recs, builder.loop_ranges, builder.conv.values)
             if fn in orphans:
-                drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier))
+                drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier, builder.loop_ranges))
             if builder.ceiling_accesses is not None:
                 ceiling[fn.spelling] = builder.ceiling_accesses
             if builder.grid_stride:

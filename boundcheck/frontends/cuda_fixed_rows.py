@@ -44,20 +44,23 @@ def drop_thread_dims(kernel: Kernel, inside: set[tuple[Any, str, Any]]) -> None:
                               if (a.span, a.buffer, a.kind) in inside else a for a in kernel.accesses]
 
 
-def block_scratch(recs: Sequence[Any], barrier: bool) -> set[tuple[Any, str, Any]]:
+def block_scratch(recs: Sequence[Any], barrier: bool, loops: dict[str, tuple[int, Expr, str]]) \
+        -> set[tuple[Any, str, Any]]:
     """In a device function no kernel of its file calls (checked as written, its callers unknown)
     that synchronises the block, the global records of a pointer it both writes and reads, indexed
-    by thread ids, block sizes and constants alone (``x[tid] = v; __syncthreads(); x[tid] +
-    x[tid + 32]``): threads exchanging values through it make it the caller's per-block scratch,
+    by thread ids, block sizes, constants and counters of loops with compile-time bounds alone
+    (``x[tid] = v; __syncthreads(); x[tid] + x[tid + 32]``, ``shm[i * blockDim.x + tid]`` for
+    ``i < NUM``): threads exchanging values through it make it the caller's per-block scratch,
     sized by the block, not a tiled tensor."""
     if not barrier:
         return set()
     written = {r.buffer for r in recs if r.kind is not AccessKind.READ}
     read = {r.buffer for r in recs if r.kind is AccessKind.READ}
+    counted = {name for name, (_, stop, _) in loops.items() if _kinds(stop) <= {Kind.CONST}}
     return {(r.span, r.buffer, r.kind) for r in recs
             if r.space is Space.GLOBAL and r.buffer in written & read and lanes(r.index) and all(
                 (s.kind is Kind.LANE and s.name.startswith("threadIdx.")) or s.name.startswith("blockDim.")
-                for s in syms(r.index))}
+                or (s.kind is Kind.LOOP and s.name in counted) for s in syms(r.index))}
 
 
 def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int, Expr, str]],

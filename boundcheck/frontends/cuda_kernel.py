@@ -235,7 +235,8 @@ class KernelBuilder:
         nodes = [c for c in preorder(body) if c.kind in (K.BINARY_OPERATOR, K.CALL_EXPR, K.STATIC_ASSERT)]
         barriers = [(first(c).offset, self.src.span(c)) for c in nodes
                     if c.kind == K.CALL_EXPR and c.spelling in _BARRIERS]
-        self.has_barrier = bool(barriers)
+        # threads exchanging values: a barrier, or a cooperative group's `sync` (`cg::sync(cta)`)
+        self.has_barrier = bool(barriers) or any(c.kind == K.CALL_EXPR and c.spelling == "sync" for c in nodes)
         for offset, end, ex in self.exits:
             after = tuple(s for o, s in barriers if offset < o < end)
             self.kernel.exits.append(replace(ex, barriers_after=after))

@@ -20,6 +20,11 @@ STUB_HEADER = r"""
 #define __restrict__ __restrict
 #define __grid_constant__
 #define __CUDACC__ 1
+#define CUDART_VERSION 12040
+#define CUDA_VERSION 12040
+#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MINOR__ 4
+#define CLOCKS_PER_SEC 1000000L
 #define __NVCC__ 1
 #define CUDART_INF_F __builtin_huge_valf()
 #define INFINITY __builtin_huge_valf()
