@@ -124,6 +124,28 @@ def syms(e: Expr) -> Iterator[Sym]:
             yield from syms(inner)
 
 
+def tree_size(e: Expr, cap: int) -> int:
+    """The nodes of ``e`` read as a tree (a subexpression shared by several parents counted for
+    each), stopping past ``cap``: linear in the shared form, however large the tree."""
+    memo: dict[int, int] = {}
+
+    def size(x: Expr) -> int:
+        key = id(x)
+        if key not in memo:
+            if isinstance(x, Bin):
+                n = 1 + size(x.left) + size(x.right)
+            elif isinstance(x, Call):
+                n = 1 + sum(size(a) for a in x.args)
+            elif isinstance(x, Axis):
+                n = 1 + size(x.expr)
+            else:
+                n = 1
+            memo[key] = min(n, cap + 1)
+        return memo[key]
+
+    return size(e)
+
+
 def kinds(e: Expr) -> set[Kind]:
     return {s.kind for s in syms(e)}
 

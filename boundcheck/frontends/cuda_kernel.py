@@ -89,6 +89,7 @@ from boundcheck.symbolic import (
     terms_text,
     tile_factors,
     tile_walk,
+    tree_size,
     upper_form,
     variable,
 )
@@ -98,6 +99,7 @@ _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
 _MAX = {"fmaxf", "fmax", "max", "umax", "__hmax", "atomicMax"}
 _MIN = {"fminf", "fmin", "min", "umin", "__hmin", "atomicMin"}
 _EXP = {"expf", "__expf", "exp", "exp2f", "hexp"}
+_MAX_VALUE_NODES = 400  # a value larger as a tree is no index the rules could read (see _bind)
 _ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS", "atomicAnd",
             "atomicOr", "atomicXor", "atomicInc", "atomicDec"}
 _BARRIERS = {"__syncthreads", "__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}
@@ -536,6 +538,10 @@ class KernelBuilder:
         self.cur = st
         first = len(self.recs)
         value = self.conv.expr(rhs, st.scope)
+        if tree_size(value, _MAX_VALUE_NODES) > _MAX_VALUE_NODES:
+            # a value built from itself over and over (a sorting network's `x = f(x, x)`): as a
+            # tree it doubles with each step, and every reading of it would too
+            value = Sym(name, Kind.OTHER)
         self.split_rows |= _split_by_extent(value)
         ids = self._sources(rhs, st, first)
         red, via = self._reduction(name, op, rhs)
@@ -564,7 +570,9 @@ class KernelBuilder:
             st.scope.consts.pop(name, None)
             old = st.scope.env.get(name)
             if old is not None and name not in self.loops and op[:-1] in ("+", "-", "*"):
-                st.scope.env[name] = Bin(op[:-1], old, value)
+                grown = Bin(op[:-1], old, value)
+                st.scope.env[name] = grown if tree_size(grown, _MAX_VALUE_NODES) <= _MAX_VALUE_NODES \
+                    else Sym(name, Kind.OTHER)
             elif old is not None and not isinstance(old, Sym):
                 st.scope.env[name] = Sym(name, Kind.OTHER)
             self.logs[-1][name] = ("reads", ids)
