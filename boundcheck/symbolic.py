@@ -124,14 +124,16 @@ def syms(e: Expr) -> Iterator[Sym]:
             yield from syms(inner)
 
 
-def tree_size(e: Expr, cap: int) -> int:
+def tree_size(e: Expr, cap: int, memo: dict[int, tuple[Expr, int]] | None = None) -> int:
     """The nodes of ``e`` read as a tree (a subexpression shared by several parents counted for
-    each), stopping past ``cap``: linear in the shared form, however large the tree."""
-    memo: dict[int, int] = {}
+    each), stopping past ``cap``: linear in the shared form, however large the tree. ``memo``
+    (object id -> the object, kept alive so that its id is not reused, and its size) carries the
+    sizes from one call to the next."""
+    seen: dict[int, tuple[Expr, int]] = {} if memo is None else memo
 
     def size(x: Expr) -> int:
         key = id(x)
-        if key not in memo:
+        if key not in seen:
             if isinstance(x, Bin):
                 n = 1 + size(x.left) + size(x.right)
             elif isinstance(x, Call):
@@ -140,8 +142,8 @@ def tree_size(e: Expr, cap: int) -> int:
                 n = 1 + size(x.expr)
             else:
                 n = 1
-            memo[key] = min(n, cap + 1)
-        return memo[key]
+            seen[key] = (x, min(n, cap + 1))
+        return seen[key][1]
 
     return size(e)
 

@@ -268,6 +268,7 @@ class KernelAnalyser:
         self.name = fn.name
         self.root = fn.name  # the kernel being analysed, also while inlining its helpers
         self.env: dict[str, Val] = {}
+        self.sizes: dict[int, tuple[sy.Expr, int]] = {}  # tree sizes of bound values (_kept), shared with helpers
         self.accesses: list[_Pending] = []
         self.loops: list[Loop] = []
         self.loop_of: dict[str, Loop] = {}
@@ -354,7 +355,7 @@ class KernelAnalyser:
         self.subtile_bounds = parent.subtile_bounds
         self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
-        self.labels, self.tiles = parent.labels, parent.tiles
+        self.labels, self.tiles, self.sizes = parent.labels, parent.tiles, parent.sizes
         self.root = parent.root
         params = [a.arg for a in self.fn.args.args]
         bound = dict(zip(params, args))
@@ -452,7 +453,8 @@ class KernelAnalyser:
             op = _BINOPS.get(type(stmt.op))
             if op and isinstance(stmt.target, ast.Name):
                 current = self.env.get(stmt.target.id) or self._sym(stmt.target)
-                self.env[stmt.target.id] = self.binop(op, current, self.ev(stmt.value))
+                self.env[stmt.target.id] = _kept(stmt.target.id, self.binop(op, current, self.ev(stmt.value)),
+                                                 self.sizes)
         elif isinstance(stmt, ast.Assert):
             fact = divisibility(stmt.test, self.text, "assert")
             if fact:
@@ -472,7 +474,7 @@ class KernelAnalyser:
 
     def _bind(self, target: ast.expr, value: Val) -> None:
         if isinstance(target, ast.Name):
-            self.env[target.id] = value
+            value = self.env[target.id] = _kept(target.id, value, self.sizes)
             found = sy.lanes(value.expr) if value.expr is not None else set()
             if len({name for name, _ in found}) == 1:
                 self.labels.setdefault(next(iter(found))[0], target.id)
@@ -1786,6 +1788,20 @@ def _based(expr: sy.Expr) -> bool:
     """The address has a unit term that is a plain parameter or value (a pointer, ``p = x + offs``)."""
     return any(len(t.factors) == 1 and t.coeff == 1 and isinstance(t.factors[0], sy.Sym)
                and t.factors[0].kind in (sy.Kind.EXTENT, sy.Kind.OTHER) for t in sy.expand(expr))
+
+
+_MAX_VALUE_NODES = 400  # a value larger as a tree is no index the rules could read (see _kept)
+
+
+def _kept(name: str, value: Val, sizes: dict[int, tuple[sy.Expr, int]]) -> Val:
+    """``value`` as a name holds it: each flow once, and an index too large as a tree to be one
+    (``o = o + o * 0`` over and over doubles it at every step, and every reading of it would
+    walk that tree) replaced by the name itself. ``sizes``: the kernel's tree sizes so far."""
+    flows = tuple(dict.fromkeys(value.flows)) if len(value.flows) > 1 else value.flows
+    if isinstance(value.expr, (sy.Bin, sy.Call)) \
+            and sy.tree_size(value.expr, _MAX_VALUE_NODES, sizes) > _MAX_VALUE_NODES:
+        return replace(value, expr=sy.Sym(name, sy.Kind.OTHER), flows=flows)
+    return replace(value, flows=flows) if len(flows) != len(value.flows) else value
 
 
 def _buffer(expr: sy.Expr) -> str:

@@ -34,3 +34,24 @@ def test_a_value_doubled_thirty_times_is_analysed_and_its_accesses_checked() -> 
     found = findings(KERNEL, Language.CUDA)
     assert (line_of(KERNEL, "float v = x[i];"), "BC101") in found
     assert (line_of(KERNEL, "y[i] = v;"), "BC102") in found
+
+
+TRITON_DOUBLING = "\n".join(f"    o = o + o * 0\n    v = tl.maximum(v, v + {i})" for i in range(30))
+
+TRITON = f'''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def network(X, Y, n, B: tl.constexpr):
+    offs = tl.program_id(0) * B + tl.arange(0, B)
+    o = offs
+    v = tl.load(X + offs)
+{TRITON_DOUBLING}
+    tl.store(Y + offs, v, mask=offs < n)
+'''
+
+
+def test_a_triton_value_doubled_thirty_times_is_analysed() -> None:
+    assert findings(TRITON) == [(line_of(TRITON, "v = tl.load(X + offs)"), "BC101")]
