@@ -122,7 +122,7 @@ class Converter:
         self.on_helper_scope: Callable[[ci.Cursor, list[ci.Cursor], Scope, Scope], None] | None = None
         self.on_opaque_call: Callable[[list[ci.Cursor], Scope], None] | None = None
         self._depth = 0
-        self.values: dict[str, int] = {}  # macros and constant variables met, with their values
+        self.values: dict[str, int | None] = {}  # macros and constant variables met, with their values
         # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is; kernels keep
         # such calls opaque (their tiling model was measured that way)
         self.dependent_operators = False
@@ -142,24 +142,27 @@ class Converter:
         n = c.spelling
         if n == "warpSize" and n not in scope.env:
             return Num(32)  # on every CUDA device: tiles of warpSize are tiles of 32 to a contract
-        ref = c.referenced
-        if ref is not None and ref.kind == K.VAR_DECL and ref.type.is_const_qualified() and is_integer(ref):
-            self._note_value(n, ref)
         if n in scope.env:
             return scope.env[n]
         if n in scope.kinds:
+            if scope.kinds[n] is Kind.CONST and n not in self.values:  # `constexpr int kHeadDim = 128;`
+                self._note_value(n, c.referenced)
             return Sym(n, scope.kinds[n])
+        ref = c.referenced
         if ref is not None:
             if ref.kind == K.ENUM_CONSTANT_DECL or ref.kind == K.TEMPLATE_NON_TYPE_PARAMETER:
                 return Sym(n, Kind.CONST)
             if ref.kind == K.VAR_DECL and ref.type.is_const_qualified() and is_integer(ref):
+                self._note_value(n, ref)
                 return Sym(n, Kind.CONST)
         return Sym(n, Kind.OTHER)
 
-    def _note_value(self, name: str, c: ci.Cursor) -> None:
-        """The integer a macro or constant variable stands for, where libclang can evaluate it."""
-        if name not in self.values and isinstance(v := evaluate(c), int):
-            self.values[name] = v
+    def _note_value(self, name: str, c: ci.Cursor | None) -> None:
+        """The integer a macro or constant variable stands for, where libclang can evaluate it
+        (None where it cannot: evaluated once per name either way)."""
+        if name not in self.values:
+            v = evaluate(c) if c is not None else None
+            self.values[name] = v if isinstance(v, int) else None
 
     # --- expressions -------------------------------------------------------------------------
     def expr(self, c: ci.Cursor, scope: Scope) -> Expr:
