@@ -28,8 +28,8 @@ from boundcheck.frontends.cuda_parse import (
     last,
     parse,
 )
-from boundcheck.frontends.cuda_slots import Slot, drop_slot_dims
-from boundcheck.model import Access, Divisibility, Kernel, Language, Module, Span
+from boundcheck.frontends.cuda_slots import drop_slot_dims
+from boundcheck.model import Divisibility, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
@@ -70,30 +70,22 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             if kids:
                 file_contracts += divisibility(conv, kids[0], Scope(), "static_assert")
     kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
-    grid_stride: set[str] = set()
-    slots: dict[str, list[Slot]] = {}
-    rows: dict[str, tuple[list, dict, dict[str, int]]] = {}
+    builders: dict[str, KernelBuilder] = {}  # what each kernel's walk found beside its model
     orphans = _entry_device_functions(fns, parsed)
-    ceiling: dict[str, list[Access]] = {}
     for fn in fns:
         if is_kernel(fn) or fn in orphans:
             builder = KernelBuilder(fn, src, macros, helpers, file_contracts)
             kernel = builder.build()
             module.kernels.append(kernel)
             kernels[fn.spelling] = (fn, kernel)
-            slots[fn.spelling] = builder.slots
-            rows[fn.spelling] = (builder.recs, builder.loop_ranges, builder.conv.values)
+            builders[fn.spelling] = builder
             if fn in orphans:
                 drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier, builder.loop_ranges))
-            if builder.ceiling_accesses is not None:
-                ceiling[fn.spelling] = builder.ceiling_accesses
-            if builder.grid_stride:
-                grid_stride.add(fn.spelling)
     by_kernel: dict[str, list[HostLaunch]] = {}
     for fn in fns + host_methods(parsed.source.root):
         if not is_kernel(fn):
             for hl in launches_in(fn, conv):
-                if hl.launch.kernel in grid_stride:
+                if hl.launch.kernel in builders and builders[hl.launch.kernel].grid_stride:
                     # a grid-stride kernel covers its extent with any grid (one sized from the
                     # hardware, say): a floored grid drops nothing
                     hl = replace(hl, launch=replace(hl.launch, grid=()), grid_axes=())
@@ -102,23 +94,23 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
                     _host_contracts(hl, *kernels[hl.launch.kernel])
                     by_kernel.setdefault(hl.launch.kernel, []).append(hl)
     for name, hls in by_kernel.items():
-        _floor_grid_contracts(hls, kernels[name][1])
-        if name in ceiling and any(hl.ceil_axes for hl in hls):
-            kernels[name][1].accesses[:] = ceiling[name]  # the rounded-up grid runs warps past the rows
-        drop_slot_dims(kernels[name][1], kernels[name][0], slots[name], [list(hl.rooms) for hl in hls])
-        _fixed_rows(kernels[name], rows[name], hls)
+        fn, kernel = kernels[name]
+        builder = builders[name]
+        _floor_grid_contracts(hls, kernel)
+        if builder.ceiling_accesses is not None and any(hl.ceil_axes for hl in hls):
+            kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
+        drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls])
+        _fixed_rows(fn, kernel, builder, hls)
     for _, kernel in kernels.values():
         padded_rows(kernel)
     _errors(module, parsed, kernels)
 
 
-def _fixed_rows(kernel: tuple[ci.Cursor, Kernel], rows: tuple[list, dict, dict[str, int]],
-                hls: list[HostLaunch]) -> None:
+def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[HostLaunch]) -> None:
     """Drop the thread dimension of accesses that stay inside a row of compile-time length under
     every launch's compile-time block size (:mod:`cuda_fixed_rows`); template parameters take the
     literal each launch gives."""
-    fn, model = kernel
-    recs, loops, values = rows
+    recs, loops, values = builder.recs, builder.loop_ranges, builder.conv.values
     tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
     inside: set | None = None
     for hl in hls:

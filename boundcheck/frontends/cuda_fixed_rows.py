@@ -19,13 +19,13 @@ from dataclasses import replace
 from typing import Any
 
 from boundcheck.model import AccessKind, Kernel, Space
-from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, lanes, syms
+from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, kinds, lanes, syms
 
 _LANE = "threadIdx.x"
 
 
 def rows_inside(recs: Sequence[Any], block: int, loops: dict[str, tuple[int, Expr, str]],
-                values: dict[str, int]) -> set[tuple[Any, str, Any]]:
+                values: dict[str, int | None]) -> set[tuple[Any, str, Any]]:
     """The global records (``cuda_kernel.Rec``) whose lanes stay inside a row of compile-time
     length under a launch of ``block`` threads along x, by (span, buffer, kind)."""
     out = set()
@@ -56,7 +56,7 @@ def block_scratch(recs: Sequence[Any], barrier: bool, loops: dict[str, tuple[int
         return set()
     written = {r.buffer for r in recs if r.kind is not AccessKind.READ}
     read = {r.buffer for r in recs if r.kind is AccessKind.READ}
-    counted = {name for name, (_, stop, _) in loops.items() if _kinds(stop) <= {Kind.CONST}}
+    counted = {name for name, (_, stop, _) in loops.items() if kinds(stop) <= {Kind.CONST}}
     return {(r.span, r.buffer, r.kind) for r in recs
             if r.space is Space.GLOBAL and r.buffer in written & read and lanes(r.index) and all(
                 (s.kind is Kind.LANE and s.name.startswith("threadIdx.")) or s.name.startswith("blockDim.")
@@ -64,41 +64,31 @@ def block_scratch(recs: Sequence[Any], barrier: bool, loops: dict[str, tuple[int
 
 
 def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int, Expr, str]],
-                known: dict[str, int]) -> bool:
+                known: dict[str, int | None]) -> bool:
     """Every term that moves with the thread or a counted loop reaches at most one row, where
     a row is the pitch of a remainder (``(x % H) * 128``) and every other term steps whole rows
     (a multiple of the pitch) or a runtime stride (``b * stride``, a parameter: the tensor's layout)."""
     reach, pitches, steps = 0, [], []
     for t in expand(index):
-        if any(lanes(f) or _kinds(f) & {Kind.LOOP} for f in t.factors):
+        if any(lanes(f) or kinds(f) & {Kind.LOOP} for f in t.factors):
             top = _top(_product([Num(t.coeff), *t.factors]), block, loops, known)
             if top is None or t.coeff < 0:
                 return False
             reach += top
             continue
-        unknown = [f for f in t.factors if _value(f, known) is None]
+        values = [_value(f, known) for f in t.factors]
+        unknown = [f for f, v in zip(t.factors, values) if v is None]
         scale = t.coeff
-        for f in t.factors:
-            if f not in unknown:
-                scale *= _value(f, known)  # type: ignore[operator]
+        for v in values:
+            scale *= 1 if v is None else v
         if len(unknown) == 1 and isinstance(unknown[0], Bin) and unknown[0].op == "%" and scale > 0:
             pitches.append(scale)
-        elif not any(_kinds(f) & {Kind.OTHER, Kind.EXTENT} for f in unknown):
+        elif not any(kinds(f) & {Kind.OTHER, Kind.EXTENT} for f in unknown):
             steps.append(scale)  # a block index times a size: a step inside the row or of whole rows
     if not pitches:
         return False
     row = min(pitches)
     return reach + width <= row and all(float(s).is_integer() and int(s) % row == 0 for s in steps)
-
-
-def _kinds(e: Expr) -> set[Kind]:
-    if isinstance(e, Sym):
-        return {e.kind}
-    if isinstance(e, Bin):
-        return _kinds(e.left) | _kinds(e.right)
-    if isinstance(e, Num):
-        return set()
-    return {Kind.OTHER}
 
 
 def _product(factors: Sequence[Expr]) -> Expr:
@@ -108,7 +98,7 @@ def _product(factors: Sequence[Expr]) -> Expr:
     return out
 
 
-def _value(e: Expr, known: dict[str, int]) -> int | None:
+def _value(e: Expr, known: dict[str, int | None]) -> int | None:
     """``e`` as a compile-time integer, where every name in it is known."""
     if isinstance(e, Num):
         return int(e.value) if float(e.value).is_integer() else None
@@ -131,7 +121,7 @@ def _value(e: Expr, known: dict[str, int]) -> int | None:
     return None
 
 
-def _top(e: Expr, block: int, loops: dict[str, tuple[int, Expr, str]], known: dict[str, int]) -> int | None:
+def _top(e: Expr, block: int, loops: dict[str, tuple[int, Expr, str]], known: dict[str, int | None]) -> int | None:
     """The largest value of ``e`` over the thread index and the loop counters (every part of it
     non-negative), or None where some part is not a known number."""
     if isinstance(e, Sym) and e.name == _LANE:
