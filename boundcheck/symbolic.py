@@ -148,6 +148,16 @@ def tree_size(e: Expr, cap: int, memo: dict[int, tuple[Expr, int]] | None = None
     return size(e)
 
 
+MAX_VALUE_NODES = 400  # a value larger as a tree is no index the rules could read
+
+
+def oversized(e: Expr, memo: dict[int, tuple[Expr, int]] | None = None) -> bool:
+    """``e`` is larger than any index as a tree: a value rebuilt from itself (``x = f(x, x)`` in a
+    sorting network) doubles at every step, and every reading of it would walk that tree; the
+    frontends bind such a value as an opaque name."""
+    return isinstance(e, (Bin, Call)) and tree_size(e, MAX_VALUE_NODES, memo) > MAX_VALUE_NODES
+
+
 def kinds(e: Expr) -> set[Kind]:
     return {s.kind for s in syms(e)}
 

@@ -84,12 +84,12 @@ from boundcheck.symbolic import (
     kinds,
     lanes,
     named_limit,
+    oversized,
     render,
     syms,
     terms_text,
     tile_factors,
     tile_walk,
-    tree_size,
     upper_form,
     variable,
 )
@@ -99,7 +99,6 @@ _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
 _MAX = {"fmaxf", "fmax", "max", "umax", "__hmax", "atomicMax"}
 _MIN = {"fminf", "fmin", "min", "umin", "__hmin", "atomicMin"}
 _EXP = {"expf", "__expf", "exp", "exp2f", "hexp"}
-_MAX_VALUE_NODES = 400  # a value larger as a tree is no index the rules could read (see _bind)
 _ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS", "atomicAnd",
             "atomicOr", "atomicXor", "atomicInc", "atomicDec"}
 _BARRIERS = {"__syncthreads", "__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}
@@ -206,6 +205,7 @@ class KernelBuilder:
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
         self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
         self.has_barrier = False  # the body holds a __syncthreads()
+        self.sizes: dict[int, tuple[Expr, int]] = {}  # tree sizes of bound values (symbolic.oversized)
         self.handed: list[tuple[int, Expr]] = []  # (line, offset) of pointers passed to opaque calls
         self.split_rows: set[str] = set()  # warp rows a local splits by a runtime size (`row % T`)
         self.compared_rows: set[str] = set()  # warp rows a condition compares with their block offset
@@ -538,9 +538,7 @@ class KernelBuilder:
         self.cur = st
         first = len(self.recs)
         value = self.conv.expr(rhs, st.scope)
-        if tree_size(value, _MAX_VALUE_NODES) > _MAX_VALUE_NODES:
-            # a value built from itself over and over (a sorting network's `x = f(x, x)`): as a
-            # tree it doubles with each step, and every reading of it would too
+        if oversized(value, self.sizes):
             value = Sym(name, Kind.OTHER)
         self.split_rows |= _split_by_extent(value)
         ids = self._sources(rhs, st, first)
@@ -571,8 +569,7 @@ class KernelBuilder:
             old = st.scope.env.get(name)
             if old is not None and name not in self.loops and op[:-1] in ("+", "-", "*"):
                 grown = Bin(op[:-1], old, value)
-                st.scope.env[name] = grown if tree_size(grown, _MAX_VALUE_NODES) <= _MAX_VALUE_NODES \
-                    else Sym(name, Kind.OTHER)
+                st.scope.env[name] = Sym(name, Kind.OTHER) if oversized(grown, self.sizes) else grown
             elif old is not None and not isinstance(old, Sym):
                 st.scope.env[name] = Sym(name, Kind.OTHER)
             self.logs[-1][name] = ("reads", ids)

@@ -268,7 +268,7 @@ class KernelAnalyser:
         self.name = fn.name
         self.root = fn.name  # the kernel being analysed, also while inlining its helpers
         self.env: dict[str, Val] = {}
-        self.sizes: dict[int, tuple[sy.Expr, int]] = {}  # tree sizes of bound values (_kept), shared with helpers
+        self.sizes: dict[int, tuple[sy.Expr, int]] = {}  # tree sizes of bound values (sy.oversized), shared with helpers
         self.accesses: list[_Pending] = []
         self.loops: list[Loop] = []
         self.loop_of: dict[str, Loop] = {}
@@ -1790,16 +1790,12 @@ def _based(expr: sy.Expr) -> bool:
                and t.factors[0].kind in (sy.Kind.EXTENT, sy.Kind.OTHER) for t in sy.expand(expr))
 
 
-_MAX_VALUE_NODES = 400  # a value larger as a tree is no index the rules could read (see _kept)
-
-
 def _kept(name: str, value: Val, sizes: dict[int, tuple[sy.Expr, int]]) -> Val:
     """``value`` as a name holds it: each flow once, and an index too large as a tree to be one
     (``o = o + o * 0`` over and over doubles it at every step, and every reading of it would
     walk that tree) replaced by the name itself. ``sizes``: the kernel's tree sizes so far."""
     flows = tuple(dict.fromkeys(value.flows)) if len(value.flows) > 1 else value.flows
-    if isinstance(value.expr, (sy.Bin, sy.Call)) \
-            and sy.tree_size(value.expr, _MAX_VALUE_NODES, sizes) > _MAX_VALUE_NODES:
+    if value.expr is not None and sy.oversized(value.expr, sizes):
         return replace(value, expr=sy.Sym(name, sy.Kind.OTHER), flows=flows)
     return replace(value, flows=flows) if len(flows) != len(value.flows) else value
 
