@@ -253,18 +253,16 @@ class _Walk:
             return False
         cargs = [a for a in config.get_arguments() if first(a).line > 0]
         grid = [pair for a in cargs[:1] for pair in self._dims(a)]
-        block = [render(conv.expr(d, scope)) for a in cargs[1:2] for _, d in self._dims(a)]
+        block_dims = [pair for a in cargs[1:2] for pair in self._dims(a)]
+        block = [render(conv.expr(d, scope)) for _, d in block_dims]
         call_args = kids[2:]
         names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
         targs = [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
                  if k.kind == K.INTEGER_LITERAL]
         block_var = next((_var_name(a) for a in cargs[1:2]), "")
+        block_x = dict(block_dims).get(0)
         self._add(_kernel_name(c, kids, conv), conv.src.span(c), grid, names, targs, block, block_var,
-                  first(c).offset)
-        block_x = next((d for a in cargs[1:2] for axis, d in self._dims(a) if axis == 0), None)
-        value = evaluate(block_x) if block_x is not None else None
-        if isinstance(value, int):
-            self.out[-1] = replace(self.out[-1], block_x_value=value)
+                  first(c).offset, evaluate(block_x) if block_x is not None else None)
         if self.allocs is not None and len(cargs) >= 2:
             rooms = [self.allocs.room(c, i, a, cargs[0], cargs[1], scope) for i, a in enumerate(call_args)]
             self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
@@ -289,11 +287,7 @@ class _Walk:
         start, end = src.token_span(callee), src.token_span(tail[0])
         block_var = block_arg[0].text if len(block_arg) == 1 else ""
         self._add(callee.text, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
-                  block_var, tok.offset)
-        if len(block_arg) == 1:
-            value = self._token_value(block_arg[0])
-            if isinstance(value, int):
-                self.out[-1] = replace(self.out[-1], block_x_value=value)
+                  block_var, tok.offset, self._token_value(block_arg[0]) if len(block_arg) == 1 else None)
 
     def _token_value(self, tok: Token) -> int | float | None:
         """The compile-time value of a one-token launch argument: a literal, or the constant the
@@ -313,7 +307,7 @@ class _Walk:
         return self._var_dims(self.decls[arg[0].text])
 
     def _add(self, kernel: str, span: Span, grid: list[tuple[int, ci.Cursor]], names: list[str | None],
-             targs: list[str], block: list[str], block_var: str, at: int) -> None:
+             targs: list[str], block: list[str], block_var: str, at: int, block_value: float | None) -> None:
         whole: dict[FloorDiv, tuple[str, str]] = {}
         floored = [(axis, div) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
         facts = self.facts + [f for start, end, fs in self.branches if start <= at < end for f in fs]
@@ -324,7 +318,8 @@ class _Walk:
         self.out.append(HostLaunch(Launch(kernel, span, tuple(d for _, d in floored), tuple(facts)), names,
                                    targs, block[0] if block else "", tuple(block), tuple(a for a, _ in floored),
                                    block_var,
-                                   ceil_axes=tuple(a for a, d in grid if _ceiling(d, self.conv, self.scope))))
+                                   ceil_axes=tuple(a for a, d in grid if _ceiling(d, self.conv, self.scope)),
+                                   block_x_value=block_value if isinstance(block_value, int) else None))
 
     def _dims(self, c: ci.Cursor) -> list[tuple[int, ci.Cursor]]:
         """The written dimension expressions of a ``dim3`` argument (or of an integer), by axis."""
