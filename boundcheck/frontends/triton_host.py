@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import callee
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
-from boundcheck.frontends.triton_signs import host_only_launch_uses
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
 from boundcheck.model import Divisibility, Launch
 
@@ -21,6 +20,8 @@ _HOST_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.
 _META = ("meta", "META", "args", "kwargs", "nargs")
 _ALLOCATORS = {"empty", "zeros", "ones", "full", "new_empty", "new_zeros", "new_ones", "new_full"}
 _GRID_VALUES = (ast.Tuple, ast.List, ast.Lambda)
+_METADATA = {"shape", "stride", "size", "numel", "dtype", "device", "dim", "ndim", "is_contiguous",
+             "element_size", "data_ptr", "is_cuda"}
 _SHAPE_READ = re.compile(r"\.(shape|numel|size|stride)\b|\[")  # a tensor dimension, not a block size
 
 
@@ -143,9 +144,9 @@ class _Host:
             self.facts.append(rendered)
 
     def unwritten(self, name: str) -> bool:
-        """No host code in this function writes ``name`` (:func:`host_only_launch_uses`), read once."""
+        """No host code in this function writes ``name`` (:func:`_only_launched`), read once."""
         if name not in self.written:
-            self.written[name] = host_only_launch_uses(self.scope, name)
+            self.written[name] = _only_launched(self.scope, name)
         return self.written[name]
 
     def launch(self, node: ast.Call, name: str, values: dict[str, int] | None = None) -> None:
@@ -690,3 +691,18 @@ def _calls(stmt: ast.stmt) -> Iterator[ast.Call]:
             yield node
         if not isinstance(node, ast.Lambda):
             stack.extend(ast.iter_child_nodes(node))
+
+
+def _only_launched(scope: ast.AST, name: str) -> bool:
+    """``name`` is, in ``scope``, assigned and passed to kernel launches (``k[grid](name, ...)``) and
+    otherwise only read for its metadata (``name.shape``): no host code writes it."""
+    allowed: set[int] = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
+            allowed.update(id(a) for a in [*node.args, *(k.value for k in node.keywords)])
+        elif isinstance(node, ast.Attribute) and node.attr in _METADATA:
+            allowed.add(id(node.value))
+        elif isinstance(node, (ast.Assign, ast.Return)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.value]
+            allowed.update(id(t) for t in targets if isinstance(t, ast.Name))
+    return all(id(n) in allowed for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name)

@@ -5,9 +5,9 @@ A two-stage reduction writes one partial per program in one kernel (``tl.max(tl.
 whose identity, over values that are all >= 0, is 0 too. This module reads the writing kernel's
 side, syntactically: a pointer parameter every store of which writes a non-negative value, with no
 other way for the kernel to write it (an atomic, a helper it is passed to, a descriptor). The host
-side (every launch of the reader passes a fresh allocation only such kernels write) is
-:meth:`triton_kernel.ModuleContext.nonneg_buffer`, from what :meth:`triton_host._Host.launch`
-records.
+side (every launch of the reader passes a fresh allocation only such kernels write, and no host
+code writes) is :meth:`triton_kernel.ModuleContext.nonneg_buffer`, from what
+:meth:`triton_host._Host.launch` records.
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ _NONNEG = {"abs", "fabs", "exp", "exp2", "sqrt", "sqrt_rn", "rsqrt", "sigmoid", 
 _SAME = {"max", "min", "sum", "cumsum", "cummax", "cummin", "to", "cast", "reshape", "view", "trans",
          "permute", "broadcast_to", "expand_dims", "ravel", "sort", "flip", "multiple_of", "max_contiguous",
          "pow", "powf", "fmax"}
-_METADATA = {"shape", "stride", "size", "numel", "dtype", "device", "dim", "ndim", "is_contiguous",
-             "element_size", "data_ptr", "is_cuda"}
 _KNOWN = _NONNEG | _SAME | {"maximum", "minimum", "where", "full", "fma"}
 _BUILTINS = {"range", "len", "int", "float", "bool", "print", "isinstance", "tuple", "list", "zip", "enumerate",
              "str", "static_range"}  # plain names that write no memory
@@ -192,17 +190,3 @@ class _Signs:
             stack.extend(ast.iter_child_nodes(n))
         return found
 
-
-def host_only_launch_uses(scope: ast.AST, name: str) -> bool:
-    """``name`` is, in ``scope``, assigned and passed to kernel launches (``k[grid](name, ...)``) and
-    otherwise only read for its metadata (``name.shape``): no host code writes it."""
-    allowed: set[int] = set()
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
-            allowed.update(id(a) for a in [*node.args, *(k.value for k in node.keywords)])
-        elif isinstance(node, ast.Attribute) and node.attr in _METADATA:
-            allowed.add(id(node.value))
-        elif isinstance(node, (ast.Assign, ast.Return)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.value]
-            allowed.update(id(t) for t in targets if isinstance(t, ast.Name))
-    return all(id(n) in allowed for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name)
