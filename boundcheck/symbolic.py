@@ -489,7 +489,13 @@ _NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
 _NAME = re.compile(r"[A-Za-z_]\w*(\s*(\.|->)\s*[A-Za-z_]\w*)*(\s*\[[^\]]*\])?")
 
 
-def named_limit(bound: Bound, comparison: Comparison) -> Bound:
+def comparison_bounds(c: Comparison) -> list[Bound]:
+    """:func:`bounds_of` a mask's or guard's comparison, each bound marked where the comparison
+    writes its limit as one name that sizes the extent (:func:`_sized_by_name`)."""
+    return [_sized_by_name(b, c) for b in bounds_of(c.left, c.op, c.right, c.span)]
+
+
+def _sized_by_name(bound: Bound, comparison: Comparison) -> Bound:
     """``bound`` marked when the limit side of ``comparison`` is written as one name, a member or
     an element (``myGLen``, ``p.n``, ``lens[b]``) whose value adds to the extent (see
     :attr:`Bound.sized_limit`); a name for the last index (``last = n - 1``, ``i <= last``) keeps

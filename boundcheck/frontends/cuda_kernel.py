@@ -76,14 +76,13 @@ from boundcheck.symbolic import (
     Num,
     Sym,
     Term,
-    bounds_of,
+    comparison_bounds,
     constant,
     dims_of,
     expand,
     floor_division,
     kinds,
     lanes,
-    named_limit,
     oversized,
     render,
     syms,
@@ -740,7 +739,7 @@ class KernelBuilder:
             self.compared_rows |= _global_warp_rows(a)
             self.joint |= joint_positions(a)
             a = _warp_row_limit(a)
-            for b in bounds_of(a.left, a.op, a.right, a.span):
+            for b in comparison_bounds(a):
                 limit = upper_form(a.left, a.op, a.right)[2]
                 boundary = Kind.EXTENT in kinds(limit) or (
                     Kind.CONST in kinds(limit) and Kind.LOOP not in kinds(limit) and b.limit_is_extent
@@ -756,7 +755,7 @@ class KernelBuilder:
                     # end - start): it bounds the block's own segment, which starts at the
                     # per-block offset of the index, so it is no block-local stand-in
                     b = replace(b, local=False)
-                b = named_limit(_inside_row(b, limit), a)
+                b = _inside_row(b, limit)
                 out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
                                  Kind.EXTENT in kinds(limit) or boundary))
             out += [Guard(b, a, False, row=True) for b in _literal_rows(a)]

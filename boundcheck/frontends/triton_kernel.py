@@ -1323,10 +1323,9 @@ class KernelAnalyser:
             self.tiles.update(whole & offsets)
 
     def _bounds(self, c: Comparison) -> list[Bound]:
-        found = sy.bounds_of(c.left, c.op, c.right, c.span) or sy.descending_bounds(c.left, c.op, c.right, c.span)
+        found = sy.comparison_bounds(c) or sy.descending_bounds(c.left, c.op, c.right, c.span)
         index = c.left_text if sy.lanes(c.left) else c.right_text
-        return [replace(sy.named_limit(b, c), op_span=c.op_span, op_text=c.op_text, index=index or b.index)
-                for b in found]
+        return [replace(b, op_span=c.op_span, op_text=c.op_text, index=index or b.index) for b in found]
 
     def _fixed_at_launches(self, param: str) -> bool:
         """Every launch in the file passes ``param`` a number written in the code (``G=32``,
