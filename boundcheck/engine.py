@@ -1,5 +1,7 @@
 """One run: discover files, parse each with its frontend, apply the selected rules, then
-suppressions. Files are independent, so large runs fan out over processes."""
+suppressions. Files are analysed independently, so large runs fan out over processes; a file
+whose kernels other files of the run launch (a CUDA header) is analysed again with those
+launches, and its second result stands."""
 
 from __future__ import annotations
 
@@ -38,20 +40,30 @@ def needs_parse(language: Language, source: str) -> bool:
     return "__global__" in source or "__device__" in source or "<<<" in source
 
 
-def parse(path: str, language: Language, source: str, settings: Settings) -> Module:
+Launched = dict[str, list[object]]  # a file's kernels by name: launches other files make
+
+
+def parse(path: str, language: Language, source: str, settings: Settings, launched: Launched | None = None) -> Module:
     if language is Language.TRITON:
         from boundcheck.frontends.triton import parse_module
         return parse_module(path, source)
     from boundcheck.frontends.cuda import parse_module as parse_cuda
-    return parse_cuda(path, source, settings.cuda_args)
+    return parse_cuda(path, source, settings.cuda_args, launched)  # type: ignore[arg-type]
 
 
 def check_source(path: str, language: Language, source: str, settings: Settings) -> tuple[list[Finding], bool]:
     """Findings for one file (suppressions applied) and whether it was parsed."""
+    findings, parsed, _ = _analyse(path, language, source, settings)
+    return findings, parsed
+
+
+def _analyse(path: str, language: Language, source: str, settings: Settings, launched: Launched | None = None
+             ) -> tuple[list[Finding], bool, dict[tuple[str, str], list[object]]]:
+    """:func:`check_source`, and the file's launches of kernels other files define."""
     if not needs_parse(language, source):
-        return [], False
+        return [], False, {}
     try:
-        module = parse(path, language, source, settings)
+        module = parse(path, language, source, settings, launched)
     except Exception as exc:  # noqa: BLE001 - a frontend bug must not end the run: report it as BC001
         module = Module(path, language, source, errors=[(Span(1, 0, 1, 0), f"internal error: {exc!r}")])
     findings: list[Finding] = []
@@ -59,27 +71,45 @@ def check_source(path: str, language: Language, source: str, settings: Settings)
         findings.extend(rule.check(module))
     unique = {(f.code, f.span, f.message): f for f in findings}  # an inlined helper reports once
     findings = suppressions.apply(module, list(unique.values()), settings)
-    return sorted(findings, key=Finding.sort_key), True
+    return sorted(findings, key=Finding.sort_key), True, module.foreign_launches
 
 
-def _check_file(args: tuple[str, Language, Settings]) -> list[Finding]:
-    path, language, settings = args
+def _check_file(args: tuple[str, Language, Settings, Launched | None]
+                ) -> tuple[list[Finding], dict[tuple[str, str], list[object]]]:
+    path, language, settings, launched = args
     try:
         source = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         return [Finding("BC001", "parse-failure", f"could not be read: {exc.strerror}", path,
-                        Span(1, 0, 1, 0))]
-    return check_source(path, language, source, settings)[0]
+                        Span(1, 0, 1, 0))], {}
+    findings, _, foreign = _analyse(path, language, source, settings, launched)
+    return findings, foreign
 
 
 def check_paths(paths: list[str], settings: Settings) -> list[Finding]:
     """Findings for every file under ``paths``, suppressed ones included and marked."""
-    work = [(str(p), lang, settings) for p, lang in
-            discover(paths, settings.exclude + settings.extend_exclude, settings.respect_gitignore)]
+    work: list[tuple[str, Language, Settings, Launched | None]] = [
+        (str(p), lang, settings, None)
+        for p, lang in discover(paths, settings.exclude + settings.extend_exclude, settings.respect_gitignore)]
     jobs = settings.jobs or min(os.cpu_count() or 1, 8)
-    if jobs > 1 and len(work) >= PARALLEL_THRESHOLD:
-        with ProcessPoolExecutor(jobs) as pool:
-            outcomes = list(pool.map(_check_file, work, chunksize=8))
-    else:
-        outcomes = [_check_file(w) for w in work]
-    return sorted((f for findings in outcomes for f in findings), key=Finding.sort_key)
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 and len(work) >= PARALLEL_THRESHOLD else None
+    try:
+        outcomes = _run(pool, work)
+        launched: dict[str, Launched] = {}
+        for _, foreign in outcomes:
+            for (file, kernel), hls in foreign.items():
+                launched.setdefault(file, {}).setdefault(kernel, []).extend(hls)
+        again = [i for i, w in enumerate(work) if os.path.realpath(w[0]) in launched]
+        redone = _run(pool, [(*work[i][:3], launched[os.path.realpath(work[i][0])]) for i in again])
+        for i, outcome in zip(again, redone):
+            outcomes[i] = outcome
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return sorted((f for findings, _ in outcomes for f in findings), key=Finding.sort_key)
+
+
+def _run(pool: ProcessPoolExecutor | None, work: list) -> list:
+    if pool is not None and len(work) >= PARALLEL_THRESHOLD:
+        return list(pool.map(_check_file, work, chunksize=8))
+    return [_check_file(w) for w in work]

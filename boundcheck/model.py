@@ -321,6 +321,10 @@ class Module:
     kernels: list[Kernel] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
     errors: list[tuple[Span, str]] = field(default_factory=list)  # parse failures (BC001)
+    # launches of kernels another file defines (a header this one includes), by that file's real
+    # path and the kernel's name: opaque to the rules; the engine hands them to the frontend when
+    # it analyses that file, so a kernel is checked under the host facts of every launch in the run
+    foreign_launches: dict[tuple[str, str], list[object]] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         return self.source.splitlines()

@@ -25,10 +25,11 @@ from boundcheck.frontends.cuda_parse import (
     in_main_file,
     is_device,
     is_kernel,
+    kernels_elsewhere,
     last,
     parse,
 )
-from boundcheck.frontends.cuda_slots import drop_slot_dims
+from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
 from boundcheck.model import Divisibility, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
@@ -38,7 +39,10 @@ _FRONTEND_BUGS = (AttributeError, IndexError, KeyError, TypeError, ValueError, A
                   AssertionError, ci.LibclangError)
 
 
-def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> Module:
+def parse_module(path: str, source: str, cuda_args: list[str] | None = None,
+                 launched: dict[str, list[HostLaunch]] | None = None) -> Module:
+    """The file's model. ``launched``: launches of its kernels that other files of the run make
+    (the engine's :attr:`Module.foreign_launches`), read as if they were written here."""
     module = Module(path, Language.CUDA, source)
     try:
         parsed = parse(path, source, [a for a in (cuda_args or []) if isinstance(a, str)])
@@ -46,13 +50,13 @@ def parse_module(path: str, source: str, cuda_args: list[str] | None = None) -> 
         module.errors.append((Span(1, 0, 1, 0), f"libclang could not parse the file ({exc})"))
         return module
     try:
-        _build(module, parsed, cuda_args or [])
+        _build(module, parsed, cuda_args or [], launched or {})
     except _FRONTEND_BUGS as exc:  # report, never raise: the other files' results still count
         module.errors.append((Span(1, 0, 1, 0), f"internal error in the CUDA frontend: {exc!r}"))
     return module
 
 
-def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
+def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[str, list[HostLaunch]]) -> None:
     src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")}
@@ -82,24 +86,38 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str]) -> None:
             if fn in orphans:
                 drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier, builder.loop_ranges))
     by_kernel: dict[str, list[HostLaunch]] = {}
-    for fn in fns + host_methods(parsed.source.root):
-        if not is_kernel(fn):
-            for hl in launches_in(fn, conv):
-                if hl.launch.kernel in builders and builders[hl.launch.kernel].grid_stride:
-                    # a grid-stride kernel covers its extent with any grid (one sized from the
-                    # hardware, say): a floored grid drops nothing
-                    hl = replace(hl, launch=replace(hl.launch, grid=()), grid_axes=())
-                module.launches.append(hl.launch)
-                if hl.launch.kernel in kernels:
-                    _host_contracts(hl, *kernels[hl.launch.kernel])
-                    by_kernel.setdefault(hl.launch.kernel, []).append(hl)
+    foreign: list[HostLaunch] = []
+    for hl in [hl for fn in fns + host_methods(parsed.source.root) if not is_kernel(fn)
+               for hl in launches_in(fn, conv)]:
+        if hl.launch.kernel in builders and builders[hl.launch.kernel].grid_stride:
+            # a grid-stride kernel covers its extent with any grid (one sized from the
+            # hardware, say): a floored grid drops nothing
+            hl = replace(hl, launch=replace(hl.launch, grid=()), grid_axes=())
+        module.launches.append(hl.launch)
+        if hl.launch.kernel in kernels:
+            by_kernel.setdefault(hl.launch.kernel, []).append(hl)
+        else:
+            foreign.append(hl)
+    for name, hls in launched.items():  # launches in other files of the run (no BC302 here: theirs)
+        if name in kernels:
+            by_kernel.setdefault(name, []).extend(
+                replace(hl, launch=replace(hl.launch, grid=()), grid_axes=()) if builders[name].grid_stride else hl
+                for hl in hls)
+    if foreign:
+        where = kernels_elsewhere(parsed.source.root, {hl.launch.kernel for hl in foreign})
+        for hl in foreign:
+            if hl.launch.kernel in where:  # in this file's numbers: the other file may not know its names
+                hl = replace(hl, rooms=tuple(resolved(r, conv.values) for r in hl.rooms))
+                module.foreign_launches.setdefault((where[hl.launch.kernel], hl.launch.kernel), []).append(hl)
     for name, hls in by_kernel.items():
         fn, kernel = kernels[name]
         builder = builders[name]
+        for hl in hls:
+            _host_contracts(hl, fn, kernel)
         _floor_grid_contracts(hls, kernel)
         if builder.ceiling_accesses is not None and any(hl.ceil_axes for hl in hls):
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
-        drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls])
+        drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values)
         _fixed_rows(fn, kernel, builder, hls)
     for _, kernel in kernels.values():
         padded_rows(kernel)

@@ -197,6 +197,23 @@ def functions(cursor: ci.Cursor) -> list[ci.Cursor]:
     return out
 
 
+def kernels_elsewhere(cursor: ci.Cursor, names: set[str]) -> dict[str, str]:
+    """The files on disk, other than the main file, that define the kernels ``names`` (a header
+    the main file includes, whose kernels its host code launches), by kernel name. A name two
+    files define is left out: which one a launch reaches is not known."""
+    found: dict[str, set[str]] = {}
+    for c in child_list(cursor):
+        if c.kind in _SCOPES:
+            for name, path in kernels_elsewhere(c, names).items():
+                found.setdefault(name, set()).add(path)
+        elif c.kind in _FUNCTIONS and c.spelling in names and c.is_definition() and is_kernel(c) \
+                and not in_main_file(c):
+            path = c.location.file.name if c.location.file is not None else ""
+            if os.path.isfile(path) and not path.startswith(MISSING_DIR):
+                found.setdefault(c.spelling, set()).add(os.path.realpath(path))
+    return {name: next(iter(paths)) for name, paths in found.items() if len(paths) == 1}
+
+
 def is_kernel(fn: ci.Cursor) -> bool:
     return any(k.kind == ci.CursorKind.CUDAGLOBAL_ATTR for k in child_list(fn))
 

@@ -77,8 +77,9 @@ def slot_need(index: Expr, width: int) -> Expr | None:
     """How many elements an index of block and thread ids along x reaches (its largest value,
     with each id at its last value, plus the access's width); None for any other index."""
     terms = expand(index)
-    if any(not isinstance(f, Sym) or f.name not in _ALLOWED for t in terms for f in t.factors):
-        return None
+    if any(not isinstance(f, Sym) or f.name not in _ALLOWED and f.kind is not Kind.CONST
+           for t in terms for f in t.factors):
+        return None  # block and thread ids along x, and compile-time sizes (`blockIdx.x * BLOCK`)
     if any(t.coeff < 0 for t in terms if t.factors) or not terms:
         return None
     top: Expr = Num(width)
@@ -91,16 +92,32 @@ def slot_need(index: Expr, width: int) -> Expr | None:
     return top
 
 
-def fits(need: Expr, room: Room) -> bool:
+def fits(need: Expr, room: Room, values: dict[str, int | None] | None = None) -> bool:
     """``need`` (the launch's sizes put in) is at most the elements allocated: their difference
-    has no negative term, every name being a size."""
+    has no negative term, every name being a size. ``values``: compile-time constants the kernel's
+    file knows (``BLOCK = 64``), put in where the names differ (``THREADS`` vs ``GRID * BLOCK``)."""
     put = _substitute(need, {"gridDim.x": room.grid_x, "blockDim.x": room.block_x})
+    elements = room.elements
+    if values:
+        put, elements = with_values(put, values), with_values(elements, values)
     diff: dict[tuple[str, ...], float] = {}
-    for sign, e in ((1, room.elements), (-1, put)):
+    for sign, e in ((1, elements), (-1, put)):
         for t in expand(e):
             key = tuple(sorted(render(f) for f in t.factors))
             diff[key] = diff.get(key, 0) + sign * t.coeff
     return all(c >= 0 for c in diff.values())
+
+
+def with_values(e: Expr, values: dict[str, int | None]) -> Expr:
+    """``e`` with the names of known integer value replaced by their values."""
+    return _substitute(e, {n: Num(v) for n, v in values.items() if v is not None})
+
+
+def resolved(room: Room, values: dict[str, int | None]) -> Room:
+    """A room in numbers where its names are constants of the host's file: what another file,
+    which may not know those names, can compare against (``THREADS`` → 65536)."""
+    return Room(room.position, with_values(room.elements, values), with_values(room.grid_x, values),
+                with_values(room.block_x, values))
 
 
 def _substitute(e: Expr, values: dict[str, Expr]) -> Expr:
@@ -111,9 +128,10 @@ def _substitute(e: Expr, values: dict[str, Expr]) -> Expr:
     return e
 
 
-def drop_slot_dims(kernel: Kernel, fn: ci.Cursor, slots: list[Slot], rooms: list[list[Room]]) -> None:
-    """Drop the dimensions of the slot accesses every launch in the file (one at least, ``rooms``
-    holding each launch's) makes room for."""
+def drop_slot_dims(kernel: Kernel, fn: ci.Cursor, slots: list[Slot], rooms: list[list[Room]],
+                   values: dict[str, int | None]) -> None:
+    """Drop the dimensions of the slot accesses every launch (one at least, ``rooms`` holding
+    each launch's) makes room for; ``values``: the kernel's file's constants."""
     if not rooms or not slots:
         return
     names = [p.spelling for p in params(fn)]
@@ -122,7 +140,7 @@ def drop_slot_dims(kernel: Kernel, fn: ci.Cursor, slots: list[Slot], rooms: list
         if slot.buffer not in names:
             continue
         position = names.index(slot.buffer)
-        if all(any(r.position == position and fits(slot.need, r) for r in launch) for launch in rooms):
+        if all(any(r.position == position and fits(slot.need, r, values) for r in launch) for launch in rooms):
             fitting.add((slot.span, slot.buffer, slot.kind))
     kernel.accesses[:] = [replace(a, dims=()) if (a.span, a.buffer, a.kind) in fitting else a
                           for a in kernel.accesses]
