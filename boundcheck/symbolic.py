@@ -104,10 +104,37 @@ _PRECEDENCE = {"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6,
 def _paren(e: Expr, parent: str, right: bool) -> str:
     text = render(e)
     if isinstance(e, Bin):
-        mine, theirs = _PRECEDENCE.get(e.op, 0), _PRECEDENCE.get(parent, 0)
-        if mine < theirs or (right and mine == theirs and parent in "-/%//"):
-            return f"({text})"
+        mine = _PRECEDENCE.get(e.op, 0)
+    elif isinstance(e, Sym):
+        mine = _text_precedence(text)  # an opaque operand kept as its source text (`c ? a : b`)
+    else:
+        return text
+    theirs = _PRECEDENCE.get(parent, 0)
+    if mine < theirs or (right and mine == theirs and parent in "-/%//"):
+        return f"({text})"
     return text
+
+
+def _text_precedence(text: str) -> int:
+    """The precedence of source text's loosest operator outside brackets (that of a name when it
+    has none): ``a % 16`` binds as ``%``, ``c ? a : b`` looser than any arithmetic; ``p->n``,
+    ``a::b`` and ``x[i + 1]`` are names."""
+    depth, loosest, prev = 0, 99, ""
+    for ch in text.replace("->", ".").replace("::", "."):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and ch in _TEXT_PRECEDENCE:
+            shift = ch in "<>" and prev == ch
+            loosest = min(loosest, _PRECEDENCE["<<"] if shift else _TEXT_PRECEDENCE[ch])
+        prev = ch
+    return loosest
+
+
+# one character of each operator: comparisons, logic and the conditional bind looser than all of
+# _PRECEDENCE (a shift, `<<`, is told from a comparison by its doubled character)
+_TEXT_PRECEDENCE = {**{c: _PRECEDENCE[c] for c in "|^&+-*/%"}, **{c: 0 for c in "?:<>=!"}}
 
 
 def syms(e: Expr) -> Iterator[Sym]:
