@@ -15,6 +15,7 @@ taken as written (``4 * i < n`` checks the first lane only, which is what BC106 
 from __future__ import annotations
 
 import math
+from collections import Counter
 import re
 from dataclasses import dataclass, field, replace
 
@@ -370,7 +371,8 @@ class KernelBuilder:
         if width <= 1:
             return g.bound
         indexed, limit = g.sides
-        if _divides_by(limit, width) or (_strided_only(indexed, index) and not _divmod_of(indexed, index)):
+        if _divides_by(limit, width) or (_in_vector_units(indexed, index, width) or _strided_only(indexed, index)) \
+                and not _divmod_of(indexed, index):
             return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
         return g.bound
 
@@ -1706,6 +1708,21 @@ def _scales(index: Expr, var: str, tile: set[str]) -> bool:
         if var in names and ((set(names) - {var}) & tile or coeff in tile):
             return True
     return False
+
+
+def _in_vector_units(bounded: Expr, index: Expr, w: int) -> bool:
+    """The guard counts vectors, not elements: the access's element index is a multiple of ``w``
+    in every term (``&x[i * 2]``, ``(row * C + i) * 2``, a ``float2`` pointer at ``p[i]``) and each
+    lane term of the bounded expression appears in it times ``w`` (``i < n``, not ``2 * i < n`` or
+    ``4 * i + 3 < n + 3``): the ``w`` lanes stay inside vector ``i``, whose count the guard bounds."""
+    def multiple(c: float, m: float) -> bool:
+        return m != 0 and float(c / m).is_integer()
+    terms = expand(index)
+    lane_terms = [t for t in variable(expand(bounded)) if lanes(Call("", t.factors))]
+    if not lane_terms or not all(multiple(t.coeff, w) for t in terms):
+        return False
+    return all(any(not Counter(render(f) for f in lt.factors) - Counter(render(f) for f in t.factors)
+                   and multiple(t.coeff, w * lt.coeff) for t in variable(terms)) for lt in lane_terms)
 
 
 def _divides_by(limit: Expr, w: int) -> bool:

@@ -247,3 +247,27 @@ def test_missed_floor_grid_of_a_grid_stride_kernel_is_by_design():
     assert reason(record, STRIDED_LAUNCH.splitlines()).startswith("by design: the launched kernel strides")
     tiled = STRIDED_LAUNCH.replace("i += stride", "i += 0")
     assert reason(record, tiled.splitlines()).startswith("analyzer gap: grid held in an integer variable")
+
+
+PAIRS = textwrap.dedent("""\
+    __global__ void pairs(float* x, float* y, int n) {
+        int idx = blockIdx.x * blockDim.x + threadIdx.x;
+        if (idx < n) {
+            float2 v = *reinterpret_cast<float2*>(&x[idx * 2]);
+            reinterpret_cast<float2*>(y)[idx] = v;
+        }
+    }
+    """)
+
+
+def test_a_guard_counting_vectors_holds_for_every_lane():
+    # `idx < n` bounds the vector index; each float2 holds elements 2 * idx and 2 * idx + 1
+    assert cuda(PAIRS) == []
+    # the same guard on the element index checks the first lane only
+    elements = PAIRS.replace("int idx = blockIdx.x * blockDim.x + threadIdx.x;",
+                             "int idx = blockIdx.x * blockDim.x + threadIdx.x;\n    int e = idx * 2;") \
+        .replace("if (idx < n)", "if (e < n)")
+    assert cuda(elements) == [(line_of(elements, "float2 v"), "BC106"), (line_of(elements, "= v;"), "BC106")]
+    # a vector at an odd element (`2 * idx + 1`) is not vector `idx`
+    odd = PAIRS.replace("&x[idx * 2]", "&x[idx * 2 + 1]")
+    assert cuda(odd) == [(line_of(odd, "float2 v"), "BC106")]
