@@ -3,7 +3,7 @@
 Kernels of extensions take ``at::PackedTensorAccessor32<scalar_t, 2>`` or
 ``at::cuda::detail::TensorInfo<scalar_t, int>`` parameters and compute in ``at::Half`` or
 ``c10::complex<float>``; host code dispatches with ``AT_DISPATCH_FLOATING_TYPES`` and checks with
-``TORCH_CHECK``. Answered with empty headers, every such kernel is only partly understood (BC001)
+``TORCH_CHECK`` (read as an assert: what it checks holds after it). Answered with empty headers, every such kernel is only partly understood (BC001)
 and goes unchecked. Every missing ``torch/``, ``ATen/`` or ``c10/`` include is answered with this
 one header instead: declarations only, enough for libclang to type the kernels. The dispatch macros
 are functions taking the lambda, whose body reads ``scalar_t`` as float: written as macros, every
@@ -139,11 +139,11 @@ template <typename T> __device__ T gpuAtomicAdd(T*, T);
 template <typename T> __device__ void gpuAtomicAddNoReturn(T*, T);
 template <typename T> __device__ T gpuAtomicMax(T*, T);
 template <typename T> __device__ T gpuAtomicMin(T*, T);
-#define TORCH_CHECK(cond, ...) ((void)(cond))
-#define TORCH_INTERNAL_ASSERT(cond, ...) ((void)(cond))
-#define AT_ASSERTM(cond, ...) ((void)(cond))
-#define AT_ASSERT(cond, ...) ((void)(cond))
-#define AT_CHECK(cond, ...) ((void)(cond))
+#define TORCH_CHECK(cond, ...) __bc_assert(cond)
+#define TORCH_INTERNAL_ASSERT(cond, ...) __bc_assert(cond)
+#define AT_ASSERTM(cond, ...) __bc_assert(cond)
+#define AT_ASSERT(cond, ...) __bc_assert(cond)
+#define AT_CHECK(cond, ...) __bc_assert(cond)
 #define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)0)
 #define C10_CUDA_CHECK(x) ((void)(x))
 #define AT_CUDA_CHECK(x) ((void)(x))

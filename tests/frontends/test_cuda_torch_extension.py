@@ -62,3 +62,17 @@ def test_an_unguarded_extension_kernel_is_reported() -> None:
 def test_a_floor_grid_inside_a_dispatch_lambda_is_reported() -> None:
     src, found = _check(grid="n / 256")
     assert found == [(line_of(src, "scale_kernel<scalar_t><<<"), "BC302")]
+
+
+def test_a_torch_check_is_an_assert_the_launch_relies_on() -> None:
+    for check in ('TORCH_CHECK(n % 256 == 0, "n must be a multiple of 256");',
+                  "TORCH_INTERNAL_ASSERT(n % 256 == 0);"):
+        src = EXTENSION.replace("@GUARD@", "").replace("@GRID@", "n / 256").replace(
+            "    AT_DISPATCH", f"    {check}\n    AT_DISPATCH")
+        assert findings(src, Language.CUDA) == [], check
+
+
+def test_a_torch_check_of_another_size_excuses_nothing() -> None:
+    src = EXTENSION.replace("@GUARD@", "").replace("@GRID@", "n / 256").replace(
+        "    AT_DISPATCH", '    TORCH_CHECK(n % 128 == 0, "n must be a multiple of 128");\n    AT_DISPATCH')
+    assert findings(src, Language.CUDA) == [(line_of(src, "scale_kernel<scalar_t><<<"), "BC302")]
