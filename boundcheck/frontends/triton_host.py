@@ -128,6 +128,8 @@ class _Host:
         if isinstance(node, ast.IfExp):
             names = {self.kernel_of(node.body, depth + 1), self.kernel_of(node.orelse, depth + 1)}
             return names.pop() if len(names) == 1 else None
+        if isinstance(node, ast.Call) and callee(node.func) in _WRAPPERS and len(node.args) == 1:
+            return self.kernel_of(node.args[0], depth + 1)  # torch.library's wrap_triton(kernel)[grid]
         name = callee(node)
         return name if name in self.ctx.jit else None
 
@@ -555,8 +557,26 @@ def _returned(fn: ast.FunctionDef) -> ast.expr | None:
     return None
 
 
+_WRAPPERS = {"wrap_triton", "capture_triton"}  # torch.library: the kernel, traceable by torch.compile
+
+
 def _raises(body: list[ast.stmt]) -> bool:
     return any(isinstance(s, ast.Raise) for s in body)
+
+
+def _held_after_raise(test: ast.expr) -> list[ast.Compare]:
+    """The equalities that hold past ``if test: raise``: ``K % B != 0`` (or ``K % B``, or ``not
+    K % B == 0``) gives ``K % B == 0``; ``a or b`` gives what each side gives."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return [held for value in test.values for held in _held_after_raise(value)]
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
+        return [ast.Compare(test.left, [ast.Eq()], test.comparators)]
+    if isinstance(test, ast.BinOp) and isinstance(test.op, ast.Mod):
+        return [ast.Compare(test, [ast.Eq()], [ast.Constant(0)])]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Compare) \
+            and len(test.operand.ops) == 1 and isinstance(test.operand.ops[0], ast.Eq):
+        return [test.operand]
+    return []
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -621,9 +641,8 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
             host.fact(stmt.test)
             host.declare(stmt.test)
         elif isinstance(stmt, ast.If) and _raises(stmt.body):
-            test = stmt.test
-            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
-                host.fact(ast.Compare(test.left, [ast.Eq()], test.comparators))  # if K % B != 0: raise
+            for held in _held_after_raise(stmt.test):
+                host.fact(held)
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for node in _calls(stmt):

@@ -158,3 +158,46 @@ def test_a_tensor_method_allocation_gives_a_shape() -> None:
     src = STRIDED.format(host="    out = x.new_empty((n, chunk, chunk - 1))\n"
                               "    assert x.shape == (n, chunk, chunk)\n")
     assert findings(src) == [(line_of(src, "tl.store(out_ptr"), "BC102")]
+
+
+TILES_2D = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_2d(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs = rm[:, None] * N + rn[None, :]
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+
+
+def copy(x, BM=32, BN=64):
+    M, N = x.shape
+{check}
+    y = torch.empty_like(x)
+    copy_2d[(triton.cdiv(M, BM), triton.cdiv(N, BN))](x, y, M, N, BM=BM, BN=BN)
+    return y
+'''
+
+
+def test_each_side_of_a_raised_or_holds_after_it() -> None:
+    for check in ("    if M % BM != 0 or N % BN != 0:\n        raise ValueError('tiles must be whole')",
+                  "    if M % BM or not N % BN == 0:\n        raise ValueError('tiles must be whole')"):
+        assert findings(TILES_2D.format(check=check)) == [], check
+
+
+def test_a_raised_and_holds_neither_side() -> None:
+    src = TILES_2D.format(check="    if M % BM != 0 and N % BN != 0:\n        raise ValueError('both ragged')")
+    line = line_of(src, "tl.store(y_ptr")
+    assert findings(src) == [(line, "BC101"), (line, "BC102")]
+
+
+def test_a_launch_through_wrap_triton_carries_the_host_facts() -> None:
+    wrapped = TILES_2D.replace("    copy_2d[", "    torch.library.wrap_triton(copy_2d)[")
+    assert findings(wrapped.format(check="    assert M % BM == 0 and N % BN == 0")) == []
+    src = wrapped.format(check="    assert M % BM == 0")
+    line = line_of(src, "tl.store(y_ptr")
+    assert findings(src) == [(line, "BC101"), (line, "BC102")]
