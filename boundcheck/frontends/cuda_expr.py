@@ -13,7 +13,7 @@ import re
 import types
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
@@ -27,7 +27,7 @@ from boundcheck.frontends.cuda_parse import (
     last,
     unary_op,
 )
-from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, render, syms
+from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, lanes, render, syms
 
 K = ci.CursorKind
 _BUILTINS = {"threadIdx": Kind.LANE, "blockIdx": Kind.PROGRAM, "blockDim": Kind.CONST,
@@ -83,9 +83,11 @@ class Scope:
     conds: dict[str, ci.Cursor] = field(default_factory=dict)  # bool local → its condition
     consts: dict[str, float] = field(default_factory=dict)  # float local → constant it holds
     ptrs: dict[str, object] = field(default_factory=dict)  # a helper's pointer parameter → the caller's pointer
+    # integer local → the `c ? 0 : n` it was set to: a count that is zero where c holds
+    counts: dict[str, ci.Cursor] = field(default_factory=dict)
 
     def copy(self) -> Scope:
-        return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts), self.ptrs)
+        return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts), self.ptrs, dict(self.counts))
 
 
 class _Hook:
@@ -337,12 +339,20 @@ class Converter:
             return []  # a disjunction bounds nothing on its own
         if op not in ("<", "<=", ">", ">=", "==", "!="):
             return []
+        zeroed = _zeroed_count(kids[1], scope, self.src) if op in ("<", "<=") and not negated else None
+        if zeroed is not None:
+            # `i < (c ? 0 : n)` holds only where c does not, and then as `i < n` (i is an index,
+            # never negative): `batch_element_count = (i >= local_batches) ? 0 : element_count`
+            cond, zero_when, count = zeroed
+            held = Comparison(self.expr(kids[0], scope), op, self.expr(count, scope), self.src.span(c), None, op,
+                              self.src.text_of(c), self.src.text_of(kids[0]), self.src.text_of(count))
+            return self._atoms(cond, scope, negated=zero_when) + _split_min(held)
         left, right = self.expr(kids[0], scope), self.expr(kids[1], scope)
         op_tok = self.op_token(c, kids[0], op)
         from boundcheck.symbolic import negate
-        return [Comparison(left, negate(op) if negated else op, right, self.src.span(c),
-                     self.src.token_span(op_tok) if op_tok else None, op_tok.text if op_tok else op,
-                     self.src.text_of(c), self.src.text_of(kids[0]), self.src.text_of(kids[1]))]
+        return _split_min(Comparison(left, negate(op) if negated else op, right, self.src.span(c),
+                          self.src.token_span(op_tok) if op_tok else None, op_tok.text if op_tok else op,
+                          self.src.text_of(c), self.src.text_of(kids[0]), self.src.text_of(kids[1])))
 
     def op_token(self, c: ci.Cursor, left: ci.Cursor, op: str):
         start, end = last(left).offset, last(c).offset
@@ -350,6 +360,37 @@ class Converter:
             if tok.text == op:
                 return tok
         return None
+
+
+def _zeroed_count(c: ci.Cursor, scope: Scope, src: Source) -> tuple[ci.Cursor, bool, ci.Cursor] | None:
+    """``c ? 0 : n`` (written, or the value of a local set to it): the condition, whether the
+    count is zero where it holds, and the other arm."""
+    s = strip(c)
+    if s.kind == K.DECL_REF_EXPR and s.spelling in scope.counts:
+        s = strip(scope.counts[s.spelling])
+    kids = children(s) if s.kind == K.CONDITIONAL_OPERATOR else []
+    if len(kids) != 3:
+        return None
+    cond, a, b = kids
+    for zero, other, when in ((a, b, True), (b, a, False)):
+        if strip(zero).kind == K.INTEGER_LITERAL and literal(strip(zero), src) == 0:
+            return cond, when, other
+    return None
+
+
+def _split_min(c: Comparison) -> list[Comparison]:
+    """``i < min(a, b)`` holds as ``i < a`` and ``i < b`` (so do ``min(a, b) > i`` and ``i >
+    max(a, b)``); ``i < max(a, b)`` and ``i >= min(a, b)`` hold for one side or the other, which
+    bounds nothing where a side moves with the lanes (a clamped count of rows left)."""
+    for side, other in (("right", "left"), ("left", "right")):
+        call = getattr(c, side)
+        if not (isinstance(call, Call) and call.fn in ("min", "max") and len(call.args) == 2):
+            continue
+        below = c.op in ("<", "<=") if side == "right" else c.op in (">", ">=")
+        if below == (call.fn == "min"):
+            return [replace(c, **{side: arg}) for arg in call.args]
+        return [] if lanes(call) else [c]
+    return [c]
 
 
 def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:

@@ -463,6 +463,8 @@ class KernelBuilder:
             st.scope.env.pop(name, None)
             return
         self._bind(name, "=", init, st, self.src.span(d))
+        if strip(init).kind == K.CONDITIONAL_OPERATOR and is_integer(d):
+            st.scope.counts[name] = init  # `n_here = (i >= rows) ? 0 : cols`: read in the guards on it
 
     # --- assignments and reductions -----------------------------------------------------------
     def assign(self, c: ci.Cursor, lhs: ci.Cursor, op: str, rhs: ci.Cursor, st: State) -> None:
@@ -537,6 +539,7 @@ class KernelBuilder:
 
     def _bind(self, name: str, op: str, rhs: ci.Cursor, st: State, span: Span) -> None:
         self.cur = st
+        st.scope.counts.pop(name, None)
         first = len(self.recs)
         value = self.conv.expr(rhs, st.scope)
         if oversized(value, self.sizes):
@@ -829,7 +832,8 @@ class KernelBuilder:
                     if name in branch.taint:
                         merged.taint[name] = merged.taint.get(name, frozenset()) | branch.taint[name]
                 if name in merged.scope.env and then_st.scope.env.get(name) != else_st.scope.env.get(name):
-                    merged.scope.env[name] = Sym(name, Kind.OTHER)
+                    merged.scope.env[name] = _clamped(cond, name, then_st, else_st, self.conv) \
+                        if other is None else Sym(name, Kind.OTHER)
                 merged.scope.consts.pop(name, None)
         for name, ref in then_st.ptrs.items():
             merged.ptrs.setdefault(name, ref)
@@ -1708,6 +1712,20 @@ def _scales(index: Expr, var: str, tile: set[str]) -> bool:
         if var in names and ((set(names) - {var}) & tile or coeff in tile):
             return True
     return False
+
+
+def _clamped(cond: ci.Cursor, name: str, then_st: State, else_st: State, conv: Converter) -> Expr:
+    """A local after ``if (x > C) x = C;``: ``min(x, C)`` (``max`` for ``if (x < C) x = C;``);
+    any other one-armed change leaves it unknown."""
+    s = strip(cond)
+    kids = children(s) if s.kind == K.BINARY_OPERATOR else []
+    op = binary_op(s) if len(kids) == 2 else ""
+    if op in (">", ">=", "<", "<=") and strip(kids[0]).kind == K.DECL_REF_EXPR and strip(kids[0]).spelling == name:
+        bound = conv.quiet_expr(kids[1], else_st.scope)
+        before = else_st.scope.env.get(name)
+        if before is not None and then_st.scope.env.get(name) == bound and not lanes(bound):
+            return Call("min" if op in (">", ">=") else "max", (before, bound))
+    return Sym(name, Kind.OTHER)
 
 
 def _in_vector_units(bounded: Expr, index: Expr, w: int) -> bool:
