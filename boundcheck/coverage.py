@@ -24,7 +24,7 @@ from boundcheck.model import (
     Tiling,
     Use,
 )
-from boundcheck.symbolic import tile_factors
+from boundcheck.symbolic import packed_tile, tile_factors
 
 
 def covers(bound: Bound, dim: Dim) -> bool:
@@ -68,7 +68,8 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
             if f.tile == dim.tile and f.extent in dim.pitches:
                 return f
             continue
-        if dim.tile is not None and (f.tile == dim.tile or dim.tile in tile_factors(f.tile)):
+        if dim.tile is not None and (f.tile == dim.tile or dim.tile in tile_factors(f.tile)
+                                     or packed_tile(dim.tile) in (f.tile, *tile_factors(f.tile))):
             return f
         if f.extent in extents and not (dim.tile and _proper_divisor(f.tile, dim.tile)) \
                 and f.origin != BRANCH_CONDITION:

@@ -1,7 +1,7 @@
 """One run: discover files, parse each with its frontend, apply the selected rules, then
 suppressions. Files are analysed independently, so large runs fan out over processes; a file
-whose kernels other files of the run launch (a CUDA header) is analysed again with those
-launches, and its second result stands."""
+whose kernels other files of the run launch (a CUDA header, a Python module of kernels) is
+analysed again with those launches, and its second result stands."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ Launched = dict[str, list[object]]  # a file's kernels by name: launches other f
 def parse(path: str, language: Language, source: str, settings: Settings, launched: Launched | None = None) -> Module:
     if language is Language.TRITON:
         from boundcheck.frontends.triton import parse_module
-        return parse_module(path, source)
+        return parse_module(path, source, launched)
     from boundcheck.frontends.cuda import parse_module as parse_cuda
     return parse_cuda(path, source, settings.cuda_args, launched)  # type: ignore[arg-type]
 

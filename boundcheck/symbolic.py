@@ -82,6 +82,17 @@ def tile_factors(tile: str) -> list[str]:
     return sorted(p.strip(" ()") for p in tile.split("*"))
 
 
+_PACKED = re.compile(r"^\(?(\w+)\)? //? (\d+)$")
+
+
+def packed_tile(tile: str) -> str | None:
+    """The tile ``T`` of a packed tile ``T // c`` (two fp4 values a byte, eight int4 a word), with
+    ``c`` a power of two: where ``n % T == 0``, the packed row of ``n // c`` holds whole tiles of
+    ``T // c`` (and so does ``n``); an ``arange`` of ``T // c`` makes T a power of two too."""
+    m = _PACKED.match(tile)
+    return m.group(1) if m and int(m.group(2)) & (int(m.group(2)) - 1) == 0 else None
+
+
 def render(e: Expr) -> str:
     """Source-like text for messages (minimal parentheses)."""
     match e:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from boundcheck.frontends.pysource import Source
 from boundcheck.frontends.triton_host import analyse_host
+from boundcheck.frontends.triton_imports import exported, imported_kernels, merge
 from boundcheck.frontends.triton_kernel import KernelAnalyser, ModuleContext
 from boundcheck.model import Language, Module, Span
 
@@ -66,7 +67,9 @@ def _called_jit(jit: list[ast.FunctionDef], src: Source) -> set[str]:
     return called
 
 
-def parse_module(path: str, source: str) -> Module:
+def parse_module(path: str, source: str, launched: dict[str, list[object]] | None = None) -> Module:
+    """The file's model. ``launched``: launches of its kernels that other files of the run make
+    (the engine's :attr:`Module.foreign_launches`), read as if they were written here."""
     module = Module(path, Language.TRITON, source)
     try:
         tree = ast.parse(source)
@@ -81,23 +84,26 @@ def parse_module(path: str, source: str) -> Module:
     aliases = _jit_aliases(tree)
     functions = list(_function_defs(tree.body))
     jit = [f for f in functions if _decorator_names(f) & aliases]
-    if not jit:
+    jit_names = {f.name for f in jit}
+    imported = imported_kernels(tree, path, source, jit_names) if "[" in source else {}
+    if not jit and not imported:
         return module
     src = Source(source)
-    jit_names = {f.name for f in jit}
     context = ModuleContext(
         src=src,
         tree=tree,
         assumes={i: m.group(1) for i, text in enumerate(src.lines, start=1)
                  if "boundcheck" in text and (m := _ASSUME.search(text))},
         functions={f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name not in jit_names},
-        jit={f.name: f for f in jit},
+        jit={**{name: imp.fn for name, imp in imported.items()}, **{f.name: f for f in jit}},
     )
     jit_ids = {id(f) for f in jit}
     for fn in functions:
         if id(fn) not in jit_ids:
             module.launches.extend(analyse_host(fn, context, jit_ids))
     module.launches.extend(analyse_host(tree, context, jit_ids))
+    module.foreign_launches = exported(context, imported)
+    merge(context, launched or {})
     for name, per_launch in context.branch_contracts.items():  # a fact only some launches have is no contract
         shared = frozenset.intersection(*per_launch)
         context.host_contracts.setdefault(name, []).extend(sorted(shared, key=lambda f: (f.extent, f.tile)))

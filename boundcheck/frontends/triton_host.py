@@ -113,7 +113,11 @@ class _Host:
         for part in parts:
             found = divisibility(part, self.render, origin)
             if found and not (found.extent.isdigit() and found.tile.isdigit()):  # 128 % 32 == 0 says nothing
-                out.append((found, not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp))))
+                equality = not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp))
+                out.append((found, equality))
+                if equality:  # `c == groups * w`: c is a multiple of groups and of w
+                    out += [(Divisibility(found.extent, self.render(f), origin), False)
+                            for f in _product_factors(part) if not isinstance(f, ast.Constant)]
         return out
 
     def kernel_of(self, node: ast.expr, depth: int = 0) -> str | None:
@@ -162,7 +166,7 @@ class _Host:
                      if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
         configs = _config_values(fn)
         implicit = _implicit_params(fn) | set(configs)
-        pairs = _bind_arguments(node, [p for p in params if p not in implicit])
+        pairs = _bind_arguments(node, [p for p in params if p not in implicit], by_name=_unread_configs(fn))
         bound: dict[str, str] = {}
         for pname, value in pairs:
             if pname is None:
@@ -220,15 +224,19 @@ class _Host:
                 for p in _dividing(self.render(tile), to_kernel, constexpr & set(params), bound, configs):
                     self.ctx.host_contracts.setdefault(name, []).append(
                         Divisibility(extent, p, "rounded allocation", pitch=True))
+        # `assert x.shape[1] % g == 0` of a size passed under its own name (`B, C, H, W = x.shape`)
+        dims = {f"{tensor}.shape[{d}]": n for n, (tensor, d) in self.sizes.items() if d >= 0 and n in to_kernel}
+
         def in_kernel_terms(f: Divisibility, origin: str) -> Iterator[Divisibility]:
             """The tile must name a kernel parameter; the extent may stay a host shape."""
-            if f in self.equalities and f.extent not in to_kernel:
+            extent = f.extent if f.extent in to_kernel else dims.get(f.extent, f.extent)
+            if f in self.equalities and extent not in to_kernel:
                 return  # `if x.ndim != 2: raise`: an equality of something the kernel is not given
             tiles_named = set(to_kernel.get(f.tile, [f.tile] if f.tile in params else []))
             tiles_named |= _dividing(f.tile, {}, constexpr & set(params), bound, configs)  # n % 128 == 0: 64 too
             for tile in sorted(tiles_named):
-                for extent in to_kernel.get(f.extent, [f.extent]):
-                    yield Divisibility(extent, tile, origin)
+                for named in to_kernel.get(extent, [extent]):
+                    yield Divisibility(named, tile, origin)
 
         for f in self.facts:
             self.ctx.host_contracts.setdefault(name, []).extend(in_kernel_terms(f, "host assert"))
@@ -321,6 +329,11 @@ class _Host:
                 self.sizes.pop(t.id, None)
                 if (size := self._dimension(stmt.value)) is not None:
                     self.sizes[t.id] = size
+            elif isinstance(t, (ast.Tuple, ast.List)) and isinstance(stmt.value, ast.Attribute) \
+                    and stmt.value.attr == "shape" and not any(isinstance(n, ast.Starred) for n in t.elts):
+                for i, name in enumerate(t.elts):  # `B, C, H, W = x.shape`
+                    if isinstance(name, ast.Name):
+                        self.sizes[name.id] = (self.render(stmt.value.value), i)
             elif isinstance(t, (ast.Tuple, ast.List)) and isinstance(stmt.value, (ast.Tuple, ast.List)):
                 values = stmt.value.elts
                 star = next((i for i, v in enumerate(values) if isinstance(v, ast.Starred)), None)
@@ -399,6 +412,21 @@ def _dividing(tile: str, to_kernel: dict[str, list[str]], constexpr: set[str], b
     return out
 
 
+def _product_factors(test: ast.expr) -> list[ast.expr]:
+    """The factors of the product an equality ``a == b * c`` sets its left side to (none where
+    the right side is no product)."""
+    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1):
+        return []
+    out, todo = [], [test.comparators[0]]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+            todo += [node.right, node.left]
+        elif node is not test.comparators[0]:
+            out.append(node)
+    return out
+
+
 def _implicit_params(fn: ast.FunctionDef) -> set[str]:
     """Parameters ``@triton.heuristics`` sets: the caller never passes them."""
     out: set[str] = set()
@@ -408,6 +436,19 @@ def _implicit_params(fn: ast.FunctionDef) -> set[str]:
             if isinstance(table, ast.Dict):
                 out |= {k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
     return out
+
+
+def _unread_configs(fn: ast.FunctionDef) -> bool:
+    """An ``autotune`` whose configs are not written as ``triton.Config({...})`` literals (made by a
+    helper, read from a list elsewhere): which parameters they set is not known here."""
+    for dec in fn.decorator_list:
+        if isinstance(dec, ast.Call) and callee(dec.func) == "autotune":
+            configs = dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "configs"), None)
+            if not isinstance(configs, (ast.List, ast.Tuple)) or not all(
+                    isinstance(c, ast.Call) and callee(c.func) == "Config" and c.args and isinstance(c.args[0], ast.Dict)
+                    for c in configs.elts):
+                return True
+    return False
 
 
 def _config_values(fn: ast.FunctionDef) -> dict[str, set[int] | None]:
@@ -439,9 +480,11 @@ def _config_values(fn: ast.FunctionDef) -> dict[str, set[int] | None]:
     return values
 
 
-def _bind_arguments(node: ast.Call, params: list[str]) -> list[tuple[str | None, ast.expr]]:
+def _bind_arguments(node: ast.Call, params: list[str], by_name: bool = False) -> list[tuple[str | None, ast.expr]]:
     """Pair launch arguments with kernel parameters. Positional arguments after a ``*args``
-    are paired from the end of the positional parameters (launches pass every argument)."""
+    are paired from the end of the positional parameters (launches pass every argument); with
+    ``by_name`` (the parameters the caller leaves to autotune configs are not known), only those
+    named as the parameter they fill (``kernel_height``) are paired."""
     positional = node.args
     stars = [i for i, a in enumerate(positional) if isinstance(a, ast.Starred)]
     keywords = {k.arg for k in node.keywords if k.arg}
@@ -449,7 +492,10 @@ def _bind_arguments(node: ast.Call, params: list[str]) -> list[tuple[str | None,
     pairs: list[tuple[str | None, ast.expr]] = []
     head = positional[: stars[0]] if stars else positional
     pairs += [(open_params[i] if i < len(open_params) else None, a) for i, a in enumerate(head)]
-    if stars:
+    if stars and by_name:
+        pairs += [(a.id if isinstance(a, ast.Name) and a.id in open_params[len(head):] else None, a)
+                  for a in positional[stars[-1] + 1:]]
+    elif stars:
         tail = positional[stars[-1] + 1:]
         start = len(open_params) - len(tail)
         pairs += [(open_params[start + i] if start + i >= len(head) else None, a) for i, a in enumerate(tail)]

@@ -347,7 +347,9 @@ class KernelAnalyser:
     def _tile_sizes(self) -> set[str]:
         """Sizes the kernel cuts an extent into: cdiv divisors, range steps, and the sizes of
         program- or loop-offset ``arange`` lanes seen so far."""
-        return self.tiles | {d.tile for p in self.accesses for d in p.dims if d.tile and d.tiling is not Tiling.WHOLE}
+        cut = self.tiles | {d.tile for p in self.accesses for d in p.dims if d.tile and d.tiling is not Tiling.WHOLE} \
+            | {lp.trip.tile for lp in self.loops if lp.trip is not None}  # `range(n // g)` cuts n by g
+        return cut | {t for tile in cut if (t := sy.packed_tile(tile))}  # `BN // 2` cuts by BN as well
 
     def inline(self, args: list[Val], kwargs: dict[str, Val], parent: KernelAnalyser) -> Val:
         """Analyse a jit helper called from ``parent`` with the caller's values bound."""

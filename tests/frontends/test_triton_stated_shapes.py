@@ -201,3 +201,34 @@ def test_a_launch_through_wrap_triton_carries_the_host_facts() -> None:
     src = wrapped.format(check="    assert M % BM == 0")
     line = line_of(src, "tl.store(y_ptr")
     assert findings(src) == [(line, "BC101"), (line, "BC102")]
+
+
+PACKED = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def pack_fp4(x_ptr, q_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rp = tl.program_id(1) * (BN // 2) + tl.arange(0, BN // 2)
+    lo = tl.load(x_ptr + rm[:, None] * N + 2 * rp[None, :], mask=rm[:, None] < M, other=0)
+    tl.store(q_ptr + rm[:, None] * (N // 2) + rp[None, :], lo.to(tl.uint8), mask=rm[:, None] < M)
+
+
+def pack(x, BM=32, BN=128):
+    M, N = x.shape
+{check}
+    q = torch.empty((M, N // 2), dtype=torch.uint8, device=x.device)
+    pack_fp4[(triton.cdiv(M, BM), triton.cdiv(N, BN))](x, q, M, N, BM=BM, BN=BN)
+    return q
+'''
+
+
+def test_whole_tiles_make_whole_packed_tiles() -> None:
+    # N % BN == 0 gives packed rows of N // 2 whole tiles of BN // 2
+    assert findings(PACKED.format(check="    if N % BN != 0:\n        raise ValueError('N')")) == []
+    src = PACKED.format(check="    if N % 64 != 0:\n        raise ValueError('N')")
+    load, store = line_of(src, "lo = tl.load"), line_of(src, "tl.store(q_ptr")
+    assert findings(src) == [(load, "BC103"), (store, "BC103")]
