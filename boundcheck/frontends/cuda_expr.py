@@ -111,7 +111,7 @@ class Converter:
     """Shared by kernels and host code; ``on_read`` lets the kernel walker record accesses."""
 
     on_subscript = _Hook()
-    on_conditional = _Hook()
+    on_conditional = _Hook()  # `c ? a : b`, and `a && b` / `a || b`: the walker guards each side
     on_helper_call = _Hook()
     on_helper_scope = _Hook()
     on_opaque_call = _Hook()
@@ -192,6 +192,10 @@ class Converter:
             op = binary_op(c)
             if len(kids) != 2:
                 return Sym("?", Kind.OTHER)
+            if op in ("&&", "||") and self.on_conditional is not None:
+                # `i < n && mask[i]` reads mask only where i < n: the walker records it so
+                self.on_conditional(c, scope)
+                return Call(op, (self.quiet_expr(kids[0], scope), self.quiet_expr(kids[1], scope)))
             left, right = self.expr(kids[0], scope), self.expr(kids[1], scope)
             if op == "/" and not is_integer(c):
                 return Call("fdiv", (left, right))

@@ -1168,7 +1168,11 @@ class KernelBuilder:
 
     def _on_conditional(self, c: ci.Cursor, scope: Scope) -> None:
         """``cond ? a : b``: reads in ``a`` are guarded by ``cond`` and padded with ``b`` (if
-        constant), and the other way round."""
+        constant), and the other way round; ``a && b`` (``a || b``) anywhere in an expression:
+        reads in ``b`` are guarded by ``a`` (by its failing)."""
+        if c.kind == K.BINARY_OPERATOR:
+            self.visit_cond(c, scope)
+            return
         kids = children(c)
         if len(kids) != 3:
             self.conv.visit_children(c, scope)

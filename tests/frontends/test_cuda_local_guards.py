@@ -273,3 +273,25 @@ def test_kernel_beside_a_file_template_min_and_frexp_is_understood() -> None:
 def test_off_by_one_beside_a_file_template_min_is_reported() -> None:
     src = OWN_MIN.replace("i + threadIdx.x < n", "i + threadIdx.x <= n")
     assert findings(src, Language.CUDA) == [(line_of(src, "i + threadIdx.x <= n"), "BC104")]
+
+
+SHORT_CIRCUIT = """\
+__global__ void flagged(const int* mask, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool valid = i < n && mask[i];
+    bool positive = (i < n) && (mask[i] > 0);
+    if (valid || positive) {
+        if (i < n) y[i] = 1.0f;
+    }
+}
+"""
+
+
+def test_the_right_side_of_a_short_circuit_reads_under_its_left_side():
+    # `i < n && mask[i]` in an initializer reads mask only where i < n, as in an `if` condition
+    assert findings(SHORT_CIRCUIT, Language.CUDA) == []
+    unguarded = SHORT_CIRCUIT.replace("i < n && mask[i]", "i > 0 && mask[i]")
+    assert findings(unguarded, Language.CUDA) == [(line_of(unguarded, "const bool valid"), "BC101")]
+    # `||` reads its right side where the left side failed: `i >= n || mask[i]` is guarded too
+    either = SHORT_CIRCUIT.replace("i < n && mask[i]", "i >= n || mask[i]")
+    assert findings(either, Language.CUDA) == []
