@@ -94,19 +94,58 @@ def check_paths(paths: list[str], settings: Settings) -> list[Finding]:
     jobs = settings.jobs or min(os.cpu_count() or 1, 8)
     pool = ProcessPoolExecutor(jobs) if jobs > 1 and len(work) >= PARALLEL_THRESHOLD else None
     try:
-        outcomes = _run(pool, work)
-        launched: dict[str, Launched] = {}
-        for _, foreign in outcomes:
-            for (file, kernel), hls in foreign.items():
-                launched.setdefault(file, {}).setdefault(kernel, []).extend(hls)
-        again = [i for i, w in enumerate(work) if os.path.realpath(w[0]) in launched]
-        redone = _run(pool, [(*work[i][:3], launched[os.path.realpath(work[i][0])]) for i in again])
-        for i, outcome in zip(again, redone):
-            outcomes[i] = outcome
+        outcomes = _in_launch_order(pool, work)
     finally:
         if pool is not None:
             pool.shutdown()
-    return sorted((f for findings, _ in outcomes for f in findings), key=Finding.sort_key)
+    return sorted((f for findings in outcomes for f in findings), key=Finding.sort_key)
+
+
+def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[Finding]]:
+    """Each file's findings, a file analysed after the files that launch its kernels: first the
+    files no other file's text imports kernels from, then those it does (with the launches the
+    first found), then again any file that was handed launches after its analysis (a header whose
+    kernels a ``.cu`` file launches, found only by parsing that file)."""
+    real = [os.path.realpath(w[0]) for w in work]
+    later = _launched_files(work)
+    launched: dict[str, Launched] = {}
+    outcomes: list[list[Finding]] = [[] for _ in work]
+    given = [0] * len(work)
+
+    def count(i: int) -> int:
+        return sum(len(v) for v in launched.get(real[i], {}).values())
+
+    def analyse(indices: list[int], collect: bool) -> None:
+        for i in indices:
+            given[i] = count(i)
+        batch = [(*work[i][:3], launched.get(real[i])) for i in indices]
+        for i, (findings, foreign) in zip(indices, _run(pool, batch)):
+            outcomes[i] = findings
+            for (file, kernel), hls in foreign.items() if collect else ():
+                launched.setdefault(file, {}).setdefault(kernel, []).extend(hls)
+
+    analyse([i for i in range(len(work)) if real[i] not in later], True)
+    analyse([i for i in range(len(work)) if real[i] in later], True)
+    analyse([i for i in range(len(work)) if count(i) > given[i]], False)
+    return outcomes
+
+
+def _launched_files(work: list) -> set[str]:
+    """The Triton modules whose kernels other files of the run import and launch, read from
+    their text (:func:`~boundcheck.frontends.triton_imports.launched_modules`)."""
+    from boundcheck.frontends.triton_imports import launched_modules
+
+    out: set[str] = set()
+    for path, language, *_ in work:
+        if language is not Language.TRITON:
+            continue
+        try:
+            source = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "import" in source and "triton" in source:
+            out |= launched_modules(path, source)
+    return out
 
 
 def _run(pool: ProcessPoolExecutor | None, work: list) -> list:

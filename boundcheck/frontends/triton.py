@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
 from boundcheck.frontends.pysource import Source
@@ -67,6 +68,13 @@ def _called_jit(jit: list[ast.FunctionDef], src: Source) -> set[str]:
     return called
 
 
+def _lines_naming(source: str, names: set[str]) -> list[int]:
+    """The lines (1-based, sorted) on which any of ``names`` occurs as a word: one scan of the text."""
+    pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    starts = [m.end() for m in re.finditer("\n", source)]
+    return [bisect_right(starts, m.start()) + 1 for m in pattern.finditer(source)]
+
+
 def parse_module(path: str, source: str, launched: dict[str, list[object]] | None = None) -> Module:
     """The file's model. ``launched``: launches of its kernels that other files of the run make
     (the engine's :attr:`Module.foreign_launches`), read as if they were written here."""
@@ -98,8 +106,10 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
         jit={**{name: imp.fn for name, imp in imported.items()}, **{f.name: f for f in jit}},
     )
     jit_ids = {id(f) for f in jit}
+    # host code that names no kernel launches none (directly, through a launcher or an alias)
+    mentions = _lines_naming(source, set(context.jit))
     for fn in functions:
-        if id(fn) not in jit_ids:
+        if id(fn) not in jit_ids and bisect_right(mentions, fn.end_lineno or fn.lineno) > bisect_left(mentions, fn.lineno):
             module.launches.extend(analyse_host(fn, context, jit_ids))
     module.launches.extend(analyse_host(tree, context, jit_ids))
     module.foreign_launches = exported(context, imported)

@@ -597,7 +597,7 @@ class _Substitute(ast.NodeTransformer):
 
 def _returned(fn: ast.FunctionDef) -> ast.expr | None:
     """The value a one-return helper gives back (a grid function), else None."""
-    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    returns = [n for n in _statements(fn.body) if isinstance(n, ast.Return)]  # its own, not a nested def's
     if len(returns) == 1 and returns[0].value is not None:
         return returns[0].value
     return None

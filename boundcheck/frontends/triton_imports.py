@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,18 +32,13 @@ class Imported:
 
 
 def imported_kernels(tree: ast.Module, path: str, source: str, jit_names: set[str]) -> dict[str, Imported]:
-    """Names this file imports from a module beside it and launches (``name[...]`` in the text):
-    the jit functions they are, by local name."""
+    """Names this file imports from a module beside it and launches (``name[grid](...)``,
+    ``wrap_triton(name)``): the jit functions they are, by local name."""
     out: dict[str, Imported] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom) or node.module is None and not node.level:
-            continue
+    for node in _imports(tree.body):
         wanted = [(a.asname or a.name, a.name) for a in node.names
-                  if a.name != "*" and (a.asname or a.name) not in jit_names
-                  and _launched(a.asname or a.name, source)]
-        if not wanted:
-            continue
-        target = _module_file(path, node.module or "", node.level)
+                  if (a.asname or a.name) not in jit_names and _launches(a.asname or a.name, source)]
+        target = _module_file(path, node.module or "", node.level) if wanted else None
         if target is None:
             continue
         defined = _jit_functions(target)
@@ -52,11 +48,31 @@ def imported_kernels(tree: ast.Module, path: str, source: str, jit_names: set[st
     return out
 
 
-def _launched(name: str, source: str) -> bool:
-    """The text launches ``name``: ``name[grid]`` or ``wrap_triton(name)``; a jit helper of another
-    module called inside a kernel stays opaque (its lines are not this file's)."""
-    word = re.escape(name)
-    return re.search(rf"(?<![\w.]){word}\s*\[|_triton\(\s*{word}\s*\)", source) is not None
+def _launches(name: str, source: str) -> bool:
+    """The text launches ``name``: ``name[grid]`` (not ``x.name[...]``) or ``wrap_triton(name)``. A
+    jit helper of another module called inside a kernel is no launch, and stays opaque (its lines
+    are not this file's). Substring searches: a regex over the whole text costs a scan per file."""
+    if f"_triton({name})" in source:
+        return True
+    at = source.find(name + "[")
+    while at >= 0:
+        if at == 0 or not (source[at - 1].isalnum() or source[at - 1] in "_."):
+            return True
+        at = source.find(name + "[", at + 1)
+    return False
+
+
+def _imports(body: list[ast.stmt]) -> Iterator[ast.ImportFrom]:
+    """``from m import …`` statements at any depth of statements (module level, in functions)."""
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom) and (stmt.module or stmt.level):
+            yield stmt
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                yield from _imports(inner)
+        for handler in getattr(stmt, "handlers", []):
+            yield from _imports(handler.body)
 
 
 def _module_file(path: str, module: str, level: int) -> str | None:
@@ -131,3 +147,21 @@ def merge(context: ModuleContext, launched: dict[str, list[object]]) -> None:
                     table.setdefault(name, []).extend(value)
             for _ in record.get("launch_layouts", []):
                 context.launch_buffers.setdefault(name, []).append((0, {}))
+
+
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)", re.MULTILINE)
+
+
+def launched_modules(path: str, source: str) -> set[str]:
+    """The files whose kernels this file imports and launches, read from its text alone (no
+    parse): the engine analyses those files after this one, so that they are analysed once, with
+    its launches. A guess: a file it misses is analysed again."""
+    out = set()
+    for module, names in _FROM_IMPORT.findall(source):
+        wanted = {part.split(" as ")[-1].strip() for part in names.strip("()").replace("\n", " ").split(",")}
+        if any(name.isidentifier() and _launches(name, source) for name in wanted):
+            level = len(module) - len(module.lstrip("."))
+            target = _module_file(path, module.lstrip("."), level)
+            if target is not None:
+                out.add(target)
+    return out
