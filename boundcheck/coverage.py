@@ -55,6 +55,9 @@ def bounded_sources(kernel: Kernel) -> set[str]:
 
 
 BRANCH_CONDITION = "branch condition"  # the origin of a fact read from a kernel's own ``if`` test
+# the origin of ``size == TILE`` where every launch passes a tensor's size as the tile (``BLOCK=n_cols``):
+# ``arange(0, TILE)`` then spans the whole dimension (a size that is no power of two fails to compile)
+LAUNCH_BINDING = "launch binds the tile to the size"
 
 
 def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
@@ -67,6 +70,10 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
         if f.pitch:
             if f.tile == dim.tile and f.extent in dim.pitches:
                 return f
+            continue
+        if f.origin == LAUNCH_BINDING:
+            if f.tile == dim.tile and dim.tiling is Tiling.WHOLE:
+                return f  # one tile is the whole extent (it says nothing of an extent cut into tiles)
             continue
         if dim.tile is not None and (f.tile == dim.tile or dim.tile in tile_factors(f.tile)
                                      or packed_tile(dim.tile) in (f.tile, *tile_factors(f.tile))):

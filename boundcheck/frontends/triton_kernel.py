@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from boundcheck import symbolic as sy
-from boundcheck.coverage import BRANCH_CONDITION
+from boundcheck.coverage import BRANCH_CONDITION, LAUNCH_BINDING
 from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
@@ -333,6 +333,8 @@ class KernelAnalyser:
         cuts T into ``cdiv(T, BS)`` splits) or two extents (``K == V``) says nothing about how an
         extent splits into tiles. A tile is a size the kernel cuts an extent into, or the size of a
         program- or loop-offset ``arange``; a whole ``arange(0, K)`` may span a compile-time extent."""
+        if fact.origin == LAUNCH_BINDING:
+            return False  # a tile bound to a size: about one whole-extent tile, checked where it is used
         extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
         tiles = self._tile_sizes()
         return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles) \

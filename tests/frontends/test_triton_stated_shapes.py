@@ -232,3 +232,39 @@ def test_whole_tiles_make_whole_packed_tiles() -> None:
     src = PACKED.format(check="    if N % 64 != 0:\n        raise ValueError('N')")
     load, store = line_of(src, "lo = tl.load"), line_of(src, "tl.store(q_ptr")
     assert findings(src) == [(load, "BC103"), (store, "BC103")]
+
+
+ROWS = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_rows(y_ptr, x_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + offs)
+    tl.store(y_ptr + row * stride + offs, x, mask=offs < n_cols)
+
+
+def copy(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    copy_rows[(n_rows,)](y, x, x.stride(0), n_cols, BLOCK={block})
+    return y
+'''
+
+
+def test_a_tile_every_launch_binds_to_the_size_is_the_whole_row() -> None:
+    # `BLOCK=n_cols`: arange(0, BLOCK) spans the row (a size that is no power of two fails to compile)
+    assert findings(ROWS.format(block="n_cols")) == []
+    assert findings(ROWS.format(block="x.shape[1]")) == []
+    for padded in ("triton.next_power_of_2(n_cols)", "128"):
+        src = ROWS.format(block=padded)
+        assert findings(src) == [(line_of(src, "x = tl.load"), "BC101")], padded
+    # one launch of two binds the tile to a padded size
+    both = ROWS.format(block="n_cols").replace(
+        "    return y\n", "    copy_rows[(n_rows,)](y, x, x.stride(0), n_cols, BLOCK=triton.next_power_of_2(n_cols))\n"
+                          "    return y\n")
+    assert findings(both) == [(line_of(both, "x = tl.load"), "BC101")]
