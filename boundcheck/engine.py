@@ -53,15 +53,19 @@ def parse(path: str, language: Language, source: str, settings: Settings, launch
 
 def check_source(path: str, language: Language, source: str, settings: Settings) -> tuple[list[Finding], bool]:
     """Findings for one file (suppressions applied) and whether it was parsed."""
-    findings, parsed, _ = _analyse(path, language, source, settings)
+    findings, parsed, _, _ = _analyse(path, language, source, settings)
     return findings, parsed
 
 
+Foreign = dict[tuple[str, str], list[object]]  # (defining file, or "" where not known; kernel) -> launches
+
+
 def _analyse(path: str, language: Language, source: str, settings: Settings, launched: Launched | None = None
-             ) -> tuple[list[Finding], bool, dict[tuple[str, str], list[object]]]:
-    """:func:`check_source`, and the file's launches of kernels other files define."""
+             ) -> tuple[list[Finding], bool, Foreign, frozenset[str]]:
+    """:func:`check_source`, the file's launches of kernels other files define, and the kernels
+    it defines."""
     if not needs_parse(language, source):
-        return [], False, {}
+        return [], False, {}, frozenset()
     try:
         module = parse(path, language, source, settings, launched)
     except Exception as exc:  # noqa: BLE001 - a frontend bug must not end the run: report it as BC001
@@ -71,19 +75,20 @@ def _analyse(path: str, language: Language, source: str, settings: Settings, lau
         findings.extend(rule.check(module))
     unique = {(f.code, f.span, f.message): f for f in findings}  # an inlined helper reports once
     findings = suppressions.apply(module, list(unique.values()), settings)
-    return sorted(findings, key=Finding.sort_key), True, module.foreign_launches
+    return sorted(findings, key=Finding.sort_key), True, module.foreign_launches, \
+        frozenset(k.name for k in module.kernels)
 
 
 def _check_file(args: tuple[str, Language, Settings, Launched | None]
-                ) -> tuple[list[Finding], dict[tuple[str, str], list[object]]]:
+                ) -> tuple[list[Finding], Foreign, frozenset[str]]:
     path, language, settings, launched = args
     try:
         source = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         return [Finding("BC001", "parse-failure", f"could not be read: {exc.strerror}", path,
-                        Span(1, 0, 1, 0))], {}
-    findings, _, foreign = _analyse(path, language, source, settings, launched)
-    return findings, foreign
+                        Span(1, 0, 1, 0))], {}, frozenset()
+    findings, _, foreign, defined = _analyse(path, language, source, settings, launched)
+    return findings, foreign, defined
 
 
 def check_paths(paths: list[str], settings: Settings) -> list[Finding]:
@@ -111,6 +116,8 @@ def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[
     launched: dict[str, Launched] = {}
     outcomes: list[list[Finding]] = [[] for _ in work]
     given = [0] * len(work)
+    defines: dict[str, list[int]] = {}  # kernel name -> the files of the run defining it
+    unresolved: list[tuple[int, str, list[object]]] = []  # launches of kernels only declared where launched
 
     def count(i: int) -> int:
         return sum(len(v) for v in launched.get(real[i], {}).values())
@@ -119,15 +126,32 @@ def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[
         for i in indices:
             given[i] = count(i)
         batch = [(*work[i][:3], launched.get(real[i])) for i in indices]
-        for i, (findings, foreign) in zip(indices, _run(pool, batch)):
+        for i, (findings, foreign, defined) in zip(indices, _run(pool, batch)):
             outcomes[i] = findings
+            for name in defined if collect else ():
+                defines.setdefault(name, []).append(i)
             for (file, kernel), hls in foreign.items() if collect else ():
-                launched.setdefault(file, {}).setdefault(kernel, []).extend(hls)
+                if file:
+                    launched.setdefault(file, {}).setdefault(kernel, []).extend(hls)
+                else:
+                    unresolved.append((i, kernel, hls))
 
     analyse([i for i in range(len(work)) if real[i] not in later], True)
     analyse([i for i in range(len(work)) if real[i] in later], True)
+    for i, kernel, hls in unresolved:
+        # a kernel declared in a header and defined in another file of the run: the one definition
+        # of that name beside the launching file (its directory, or one above or below)
+        near = [j for j in defines.get(kernel, []) if _beside(real[i], real[j])]
+        if len(near) == 1:
+            launched.setdefault(real[near[0]], {}).setdefault(kernel, []).extend(hls)
     analyse([i for i in range(len(work)) if count(i) > given[i]], False)
     return outcomes
+
+
+def _beside(a: str, b: str) -> bool:
+    """Two files in one directory, or one in the other's parent directory."""
+    da, db = os.path.dirname(a), os.path.dirname(b)
+    return da == db or os.path.dirname(da) == db or os.path.dirname(db) == da
 
 
 def _launched_files(work: list) -> set[str]:

@@ -105,10 +105,10 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
                 for hl in hls)
     if foreign:
         where = kernels_elsewhere(parsed.source.root, {hl.launch.kernel for hl in foreign})
-        for hl in foreign:
-            if hl.launch.kernel in where:  # in this file's numbers: the other file may not know its names
-                hl = replace(hl, rooms=tuple(resolved(r, conv.values) for r in hl.rooms))
-                module.foreign_launches.setdefault((where[hl.launch.kernel], hl.launch.kernel), []).append(hl)
+        for hl in foreign:  # in this file's numbers: the other file may not know its names
+            hl = replace(hl, rooms=tuple(resolved(r, conv.values) for r in hl.rooms))
+            # a kernel only declared here ("" as its file) may be defined in another file of the run
+            module.foreign_launches.setdefault((where.get(hl.launch.kernel, ""), hl.launch.kernel), []).append(hl)
     for name, hls in by_kernel.items():
         fn, kernel = kernels[name]
         builder = builders[name]
@@ -164,13 +164,13 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
             if axis not in axes:
                 continue
             tiles = {div.tile}
-            # the block's size along the axis divides the grid's tile (`n / (STEPS * BX)` blocks of
-            # BX threads, each taking STEPS tiles): the blockDim tiles are full as well
-            block = hl.blocks[axis] if axis < len(hl.blocks) else None
-            if block is not None and (block == div.tile or block in tile_factors(div.tile)
-                                      or _divides(block, div.tile)) or \
-                    hl.block_var and div.tile == f"{hl.block_var}.{'xyz'[axis]}":
-                tiles.add("blockDim." + "xyz"[axis])
+            # the block's size along an axis divides the grid's tile (`n / (STEPS * BX)` blocks of
+            # BX threads, each taking STEPS tiles): the blockDim tiles are full as well, also those
+            # of another axis (`n / threads_y` blocks along x, row `blockIdx.x * blockDim.y + threadIdx.y`)
+            for d, block in enumerate(hl.blocks):
+                if block == div.tile or block in tile_factors(div.tile) or _divides(block, div.tile) or \
+                        hl.block_var and div.tile == f"{hl.block_var}.{'xyz'[d]}":
+                    tiles.add("blockDim." + "xyz"[d])
             for tile in sorted(tiles):
                 d = Divisibility(div.extent, tile, "floor grid")
                 if d not in kernel.contracts:

@@ -89,3 +89,45 @@ def test_a_floored_grid_is_reported_at_its_launch_only(tmp_path: Path):
     floored = MAIN.replace("    assert(n % 256 == 0);\n", "")
     found = run(tmp_path, {"config.h": CONFIG, "kernels.cuh": HEADER, "main.cu": floored})
     assert found == [("main.cu", line_of(floored, "scale<<<"), "BC302")]
+
+
+DECLARED = """\
+#pragma once
+__global__ void hash_rows(const int* mask, float* out, int num_rows);
+"""
+
+DEFINED = """\
+#include "rows.h"
+__global__ void hash_rows(const int* mask, float* out, int num_rows) {
+    int row = blockIdx.x * blockDim.y + threadIdx.y;
+    if (mask[row] == 0) return;
+    out[row * 32 + threadIdx.x] = 1.0f;
+}
+"""
+
+LAUNCHER = """\
+#include "rows.h"
+void run(const int* mask, float* out, int num_rows) {
+    int threads_y = 8;
+    dim3 threads(32, threads_y);
+    dim3 blocks(num_rows / threads_y);
+    hash_rows<<<blocks, threads>>>(mask, out, num_rows);
+}
+"""
+
+
+def test_a_kernel_declared_in_a_header_is_checked_under_the_launch_in_another_file(tmp_path: Path):
+    # blocks of 8 rows along y, a grid of num_rows / 8 along x: no row reaches num_rows (the tail the
+    # floor skips is the launch's BC302); the kernel's definition and its launch are in two .cu files
+    found = run(tmp_path, {"rows.h": DECLARED, "rows.cu": DEFINED, "launch.cu": LAUNCHER})
+    assert found == [("launch.cu", line_of(LAUNCHER, "dim3 blocks"), "BC302")]
+    alone = run(tmp_path, {}, only="rows.cu")
+    assert alone == [("rows.cu", line_of(DEFINED, "mask[row]"), "BC101"),
+                     ("rows.cu", line_of(DEFINED, "out[row"), "BC102")]
+
+
+def test_a_ceiling_grid_of_a_declared_kernel_keeps_the_finding(tmp_path: Path):
+    ceiling = LAUNCHER.replace("num_rows / threads_y", "(num_rows + threads_y - 1) / threads_y")
+    found = run(tmp_path, {"rows.h": DECLARED, "rows.cu": DEFINED, "launch.cu": ceiling})
+    assert found == [("rows.cu", line_of(DEFINED, "mask[row]"), "BC101"),
+                     ("rows.cu", line_of(DEFINED, "out[row"), "BC102")]
