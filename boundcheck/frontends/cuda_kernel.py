@@ -1048,11 +1048,22 @@ class KernelBuilder:
         semis = [t.offset for t in self.src.tokens_between(first(c).offset, first(body).offset)
                  if t.text == ";"]
         init = cond = inc = None
+        if len(semis) < 2:  # a header written by a macro (`CUDA_KERNEL_LOOP(i, n)`): told apart by kind
+            for k in kids[:-1]:
+                s = strip(k)
+                op = binary_op(s) if s.kind == K.BINARY_OPERATOR else ""
+                if k.kind == K.DECL_STMT or op == "=" and init is None and cond is None:
+                    init = k
+                elif op in ("<", "<=", ">", ">=", "!=", "==", "&&", "||") and cond is None:
+                    cond = k
+                else:
+                    inc = k
+            return init, cond, inc
         for k in kids[:-1]:
             o = first(k).offset
-            if len(semis) >= 2 and o < semis[0] or (len(semis) < 2 and k.kind == K.DECL_STMT):
+            if o < semis[0]:
                 init = k
-            elif len(semis) >= 2 and o < semis[1]:
+            elif o < semis[1]:
                 cond = k
             else:
                 inc = k

@@ -295,3 +295,28 @@ def test_the_right_side_of_a_short_circuit_reads_under_its_left_side():
     # `||` reads its right side where the left side failed: `i >= n || mask[i]` is guarded too
     either = SHORT_CIRCUIT.replace("i < n && mask[i]", "i >= n || mask[i]")
     assert findings(either, Language.CUDA) == []
+
+
+KERNEL_LOOP = """\
+#define CUDA_KERNEL_LOOP(i, n)                          \\
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x;   \\
+      i < (n);                                          \\
+      i += blockDim.x * gridDim.x)
+
+__global__ void copy_kernel(const int n, const float* x, float* y) {
+  CUDA_KERNEL_LOOP(index, n)
+  {
+    y[index] = x[index];
+  }
+}
+"""
+
+
+def test_a_grid_stride_loop_written_by_a_macro_bounds_its_index():
+    # the for header comes from the macro: its parts are told apart by kind, not by its semicolons
+    assert findings(KERNEL_LOOP, Language.CUDA) == []
+    unbounded = KERNEL_LOOP.replace("i < (n);", "i >= 0;")
+    line = line_of(unbounded, "y[index] = x[index]")
+    assert findings(unbounded, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+    off_by_one = KERNEL_LOOP.replace("i < (n);", "i <= (n);")
+    assert findings(off_by_one, Language.CUDA) == [(line_of(off_by_one, "CUDA_KERNEL_LOOP(index, n)"), "BC104")]
