@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import clang.cindex as ci
 
+from boundcheck.coverage import LAUNCH_BINDING
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
 from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims, rows_inside
 from boundcheck.frontends.cuda_host import HostLaunch, host_methods, launches_in
@@ -114,6 +115,8 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
         builder = builders[name]
         for hl in hls:
             _host_contracts(hl, fn, kernel)
+        kernel.contracts += sorted(set.intersection(*(_block_bindings(hl, fn) for hl in hls)) - set(kernel.contracts),
+                                   key=lambda d: (d.extent, d.tile))
         _floor_grid_contracts(hls, kernel)
         if builder.ceiling_accesses is not None and any(hl.ceil_axes for hl in hls):
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
@@ -180,6 +183,14 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
 def _divides(block: str, tile: str) -> bool:
     """``n / 512`` blocks of 256 threads: each thread takes two elements of its block's tile."""
     return block.isdigit() and tile.isdigit() and int(block) > 0 and int(tile) % int(block) == 0
+
+
+def _block_bindings(hl: HostLaunch, fn: ci.Cursor) -> set[Divisibility]:
+    """``dim3 threads(vector_dim)`` with ``vector_dim`` also passed to the kernel: one thread per
+    element of a row of that many, so ``threadIdx.x`` alone spans the row (every launch must)."""
+    names = [p.spelling for p in params(fn)]
+    return {Divisibility(p, "blockDim.x", LAUNCH_BINDING) for h, p in zip(hl.kernel_args, names)
+            if h and h == hl.block and not h.isdigit()}
 
 
 def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:

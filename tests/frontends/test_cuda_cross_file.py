@@ -9,7 +9,8 @@ from pathlib import Path
 
 from boundcheck.engine import check_paths
 from boundcheck.settings import Settings
-from tests.checking import line_of
+from boundcheck.model import Language
+from tests.checking import findings, line_of
 
 CONFIG = """\
 #pragma once
@@ -131,3 +132,33 @@ def test_a_ceiling_grid_of_a_declared_kernel_keeps_the_finding(tmp_path: Path):
     found = run(tmp_path, {"rows.h": DECLARED, "rows.cu": DEFINED, "launch.cu": ceiling})
     assert found == [("rows.cu", line_of(DEFINED, "mask[row]"), "BC101"),
                      ("rows.cu", line_of(DEFINED, "out[row"), "BC102")]
+
+
+ONE_THREAD_PER_ELEMENT = """\
+__global__ void scale_rows(const float* x, float* y, int dim) {
+    int row = blockIdx.x;
+    int d = threadIdx.x;
+    float v = x[row * dim + d];
+    if (d < dim) y[row * dim + d] = 2.0f * v;
+}
+
+void run(const float* x, float* y, int rows, int dim) {
+    dim3 threads(dim);
+    dim3 blocks(rows);
+    scale_rows<<<blocks, threads>>>(x, y, dim);
+}
+"""
+
+
+def test_a_block_of_one_thread_per_element_spans_the_row() -> None:
+    # `threads(dim)` and the kernel given that dim: threadIdx.x < blockDim.x == dim (the guard on the
+    # store says the lane may pass dim, as it does under a block of another size)
+    assert findings(ONE_THREAD_PER_ELEMENT, Language.CUDA) == []
+    fixed = ONE_THREAD_PER_ELEMENT.replace("dim3 threads(dim);", "dim3 threads(256);")
+    line = line_of(fixed, "float v = x[")
+    assert findings(fixed, Language.CUDA) == [(line, "BC101")]
+    # one of two launches gives a block of another size
+    both = ONE_THREAD_PER_ELEMENT.replace("    scale_rows<<<blocks, threads>>>(x, y, dim);\n",
+                                          "    scale_rows<<<blocks, threads>>>(x, y, dim);\n"
+                                          "    scale_rows<<<blocks, 128>>>(x, y, dim);\n")
+    assert findings(both, Language.CUDA) == [(line, "BC101")]
