@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from boundcheck.frontends.pysource import Source
 from boundcheck.frontends.triton_host import analyse_host
-from boundcheck.frontends.triton_imports import exported, imported_kernels, merge
+from boundcheck.frontends.triton_imports import exported, imported_checks, imported_kernels, merge
 from boundcheck.frontends.triton_kernel import KernelAnalyser, ModuleContext
 from boundcheck.model import Language, Module, Span
 
@@ -104,6 +104,7 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
                  if "boundcheck" in text and (m := _ASSUME.search(text))},
         functions={f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name not in jit_names},
         jit={**{name: imp.fn for name, imp in imported.items()}, **{f.name: f for f in jit}},
+        checks=imported_checks(tree, path, source),
     )
     jit_ids = {id(f) for f in jit}
     # host code that names no kernel launches none (directly, through a launcher or an alias)

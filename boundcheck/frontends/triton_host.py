@@ -41,6 +41,8 @@ class _Host:
     sizes: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (tensor, dim) it reads the size of
     written: dict[str, bool] = field(default_factory=dict)  # name -> no host code here writes it
     declared: dict[str, list[str]] = field(default_factory=dict)  # name -> the shape an assert gives it
+    # tests moved out of check functions, kept alive: Source caches a node's text by its id
+    synthetic: list[ast.expr] = field(default_factory=list)
 
     def rounding(self, name: str, value: ast.expr) -> None:
         """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
@@ -119,6 +121,27 @@ class _Host:
                 if equality:  # `c == groups * w`: c is a multiple of groups and of w
                     out += [(Divisibility(found.extent, self.render(f), origin), False)
                             for f in _product_factors(part) if not isinstance(f, ast.Constant)]
+        return out
+
+    def checked(self, call: ast.Call) -> list[ast.expr]:
+        """The tests a check function called as a statement asserts (``assert t``, ``if not t:
+        raise``) at the top of its body, in this call's arguments (a test naming what the call
+        does not pass is left out)."""
+        name = call.func.id if isinstance(call.func, ast.Name) else ""
+        fn = self.ctx.functions.get(name) or self.ctx.checks.get(name)
+        if fn is None or any(isinstance(a, ast.Starred) for a in call.args):
+            return []
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
+        given = dict(zip(params, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
+        out = []
+        for stmt in fn.body:
+            tests = [stmt.test] if isinstance(stmt, ast.Assert) else \
+                _held_after_raise(stmt.test) if isinstance(stmt, ast.If) and _raises(stmt.body) else []
+            for test in tests:
+                named = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+                if named & set(params) <= set(given):
+                    self.synthetic.append(moved := _with_arguments(test, given))
+                    out.append(moved)
         return out
 
     def kernel_of(self, node: ast.expr, depth: int = 0) -> str | None:
@@ -416,6 +439,26 @@ def _dividing(tile: str, to_kernel: dict[str, list[str]], constexpr: set[str], b
     return out
 
 
+class _Arguments(ast.NodeTransformer):
+    """A check function's test in its caller's terms: parameters replaced by the arguments (the
+    caller's own nodes), every other node without a position (rendered by ``ast.unparse``)."""
+
+    def __init__(self, given: dict[str, ast.expr]) -> None:
+        self.given = given
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.given.get(node.id, ast.Name(node.id, ast.Load()))
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+            vars(node).pop(attr, None)
+        return super().generic_visit(node)
+
+
+def _with_arguments(test: ast.expr, given: dict[str, ast.expr]) -> ast.expr:
+    return _Arguments(given).visit(copy.deepcopy(test))
+
+
 def _product_factors(test: ast.expr) -> list[ast.expr]:
     """The factors of the product an equality ``a == b * c`` sets its left side to (none where
     the right side is no product)."""
@@ -692,6 +735,9 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
             host.declare(stmt.test)
         elif isinstance(stmt, ast.If) and _raises(stmt.body):
             for held in _held_after_raise(stmt.test):
+                host.fact(held)
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            for held in host.checked(stmt.value):  # `_validate(A, B)`: what its body asserts holds after it
                 host.fact(held)
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue

@@ -102,22 +102,46 @@ def _module_file(path: str, module: str, level: int) -> str | None:
 
 
 @lru_cache(maxsize=256)
+def _parsed(path: str) -> ast.Module | None:
+    """Another module of the run, parsed once per process (None where it cannot be read)."""
+    try:
+        if os.path.getsize(path) > _MAX_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+@lru_cache(maxsize=256)
 def _jit_functions(path: str) -> dict[str, ast.FunctionDef]:
     """The module-level jit functions of a file, by name (empty where it cannot be read)."""
     from boundcheck.frontends.triton import _decorator_names, _jit_aliases
 
-    try:
-        if os.path.getsize(path) > _MAX_BYTES:
-            return {}
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
-        if "triton" not in text:
-            return {}
-        tree = ast.parse(text)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(path)
+    if tree is None:
         return {}
     aliases = _jit_aliases(tree)
     return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and _decorator_names(f) & aliases}
+
+
+def imported_checks(tree: ast.Module, path: str, source: str) -> dict[str, ast.FunctionDef]:
+    """Plain functions of a module beside this file that it imports and calls as a statement
+    (``_validate_inputs(A, B)``) and whose body raises or asserts: checks on what it passes."""
+    out: dict[str, ast.FunctionDef] = {}
+    for node in _imports(tree.body):
+        called = [(a.asname or a.name, a.name) for a in node.names if a.name != "*"
+                  and re.search(rf"^[ \t]+{re.escape(a.asname or a.name)}\(", source, re.MULTILINE)]
+        target = _module_file(path, node.module or "", node.level) if called else None
+        module = _parsed(target) if target is not None else None
+        if module is None:
+            continue
+        defined = {f.name: f for f in module.body if isinstance(f, ast.FunctionDef)}
+        for local, name in called:
+            fn = defined.get(name)
+            if fn is not None and any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(fn)):
+                out[local] = fn
+    return out
 
 
 def exported(context: ModuleContext, imported: dict[str, Imported]) -> dict[tuple[str, str], list[object]]:

@@ -75,6 +75,8 @@ class ModuleContext:
     assumes: dict[int, str]
     tree: ast.Module | None = None  # the whole file, as parsed once
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)  # plain module functions
+    # plain functions of other modules this one calls as a statement, whose bodies check their arguments
+    checks: dict[str, ast.FunctionDef] = field(default_factory=dict)
     jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
     flag_facts: dict[str, dict[str, Flag]] = field(default_factory=dict)

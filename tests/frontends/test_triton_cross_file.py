@@ -112,3 +112,37 @@ def test_an_equality_with_a_product_divides_by_each_factor() -> None:
     assert findings(src) == []
     src = CONV.format(check="    assert x.shape[1] > groups\n")
     assert findings(src) == [(line_of(src, "for i in range"), "BC301")]
+
+
+CHECKS = '''\
+def validate(x, block):
+    if x.ndim != 1:
+        raise ValueError("1-D input")
+    if x.numel() % block != 0:
+        raise ValueError("the length must be a multiple of the block")
+'''
+
+CHECKED_OPS = '''\
+import torch
+import triton
+
+from .checks import validate
+from .kernels import scale_kernel
+
+
+def scale(x, BLOCK=1024):
+    validate(x, {block})
+    n = x.numel()
+    y = torch.empty_like(x)
+    scale_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+    return y
+'''
+
+
+def test_a_check_function_of_another_module_holds_after_its_call(tmp_path: Path) -> None:
+    # `validate(x, BLOCK)` raises unless x.numel() % BLOCK == 0: the launch after it relies on that
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "checks.py").write_text(CHECKS)
+    assert run(tmp_path, CHECKED_OPS.format(block="BLOCK")) == []
+    assert run(tmp_path, CHECKED_OPS.format(block="256")) == [("kernels.py", STORE, "BC101"),
+                                                            ("kernels.py", STORE, "BC102")]

@@ -268,3 +268,43 @@ def test_a_tile_every_launch_binds_to_the_size_is_the_whole_row() -> None:
         "    return y\n", "    copy_rows[(n_rows,)](y, x, x.stride(0), n_cols, BLOCK=triton.next_power_of_2(n_cols))\n"
                           "    return y\n")
     assert findings(both) == [(line_of(both, "x = tl.load"), "BC101")]
+
+
+CHECKED = '''\
+import torch
+import triton
+import triton.language as tl
+
+BLOCK_N = 128
+
+
+def _validate(A, block):
+    if A.ndim != 2:
+        raise ValueError("2-D")
+    if A.shape[1] % block != 0:
+        raise ValueError("columns")
+
+
+@triton.jit
+def scale_cols(a_ptr, o_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs = rm[:, None] * N + rn[None, :]
+    x = tl.load(a_ptr + offs, mask=rm[:, None] < M)
+    tl.store(o_ptr + offs, x * 2, mask=rm[:, None] < M)
+
+
+def scale(A):
+    _validate(A, BLOCK_N)
+    m, n = A.shape
+    out = torch.empty_like(A)
+    scale_cols[(triton.cdiv(m, 32), triton.cdiv(n, BLOCK_N))](A, out, m, n, BM=32, BN=BLOCK_N)
+    return out
+'''
+
+
+def test_a_check_function_called_before_the_launch_is_a_contract() -> None:
+    # `_validate(A, BLOCK_N)` raises unless A.shape[1] % BLOCK_N == 0, with n = A.shape[1] launched
+    assert findings(CHECKED) == []
+    other = CHECKED.replace("    _validate(A, BLOCK_N)", "    _validate(A, 64)")
+    assert findings(other) == [(line_of(other, "x = tl.load"), "BC103"), (line_of(other, "tl.store(o_ptr"), "BC103")]
