@@ -193,8 +193,11 @@ def ast_divisibilities(fn: ast.FunctionDef | ast.expr, mapping: dict[str, str],
     def name(node: ast.expr) -> str:
         if isinstance(node, ast.Name):
             return mapping.get(node.id, node.id)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-            return f"{name(node.left)} * {name(node.right)}"
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.FloorDiv)):
+            # `args["BLOCK_K"] // 2`: a packed tile, named as the kernel writes it
+            return f"{name(node.left)} {'*' if isinstance(node.op, ast.Mult) else '//'} {name(node.right)}"
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return str(node.value)
         return arg_key(node)
 
     out = []

@@ -308,3 +308,30 @@ def test_a_check_function_called_before_the_launch_is_a_contract() -> None:
     assert findings(CHECKED) == []
     other = CHECKED.replace("    _validate(A, BLOCK_N)", "    _validate(A, 64)")
     assert findings(other) == [(line_of(other, "x = tl.load"), "BC103"), (line_of(other, "tl.store(o_ptr"), "BC103")]
+
+
+PACKED_K = '''\
+import triton
+import triton.language as tl
+
+
+@triton.heuristics({"EVEN_K": lambda args: args["K"] % (args["BLOCK_K"] // 2) == 0})
+@triton.jit
+def packed_rowsum(a_ptr, out_ptr, K, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr):
+    offs = tl.arange(0, BLOCK_K // 2)
+    acc = tl.zeros((BLOCK_K // 2,), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K // 2)):
+        if EVEN_K:
+            a = tl.load(a_ptr + k * (BLOCK_K // 2) + offs)
+        else:
+            a = tl.zeros((BLOCK_K // 2,), dtype=tl.float32)
+        acc += a
+    tl.store(out_ptr + offs, acc)
+'''
+
+
+def test_a_heuristic_flag_on_a_packed_tile_names_it_as_the_kernel_does() -> None:
+    # `args["BLOCK_K"] // 2` in the heuristic is the kernel's `BLOCK_K // 2`
+    assert findings(PACKED_K) == []
+    src = PACKED_K.replace('args["K"] % (args["BLOCK_K"] // 2) == 0', 'args["K"] % 16 == 0')
+    assert findings(src) == [(line_of(src, "a = tl.load(a_ptr + k * (BLOCK_K // 2) + offs)"), "BC101")]
