@@ -72,8 +72,10 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
                 return f
             continue
         if f.origin == LAUNCH_BINDING:
-            if f.tile == dim.tile and dim.tiling is Tiling.WHOLE:
-                return f  # one tile is the whole extent (it says nothing of an extent cut into tiles)
+            # one tile spans a tensor's row, along which the lane runs at unit stride (it says
+            # nothing of a dimension cut into tiles, nor of a strided one the same tile walks)
+            if f.tile == dim.tile and dim.tiling is Tiling.WHOLE and dim.contiguous:
+                return f
             continue
         if dim.tile is not None and (f.tile == dim.tile or dim.tile in tile_factors(f.tile)
                                      or packed_tile(dim.tile) in (f.tile, *tile_factors(f.tile))):
@@ -213,7 +215,8 @@ def floor_fix(div: FloorDiv, language: Language, cdiv: str) -> tuple[str, str]:
 def floor_contract(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
     """A fact that makes a floor division exact (BC301 trip counts, BC302 grids)."""
     return next((f for f in facts if not f.between_sizes and ((f.tile == div.tile and not f.pitch)
-                 or (f.extent == div.extent and f.tile and not _proper_divisor(f.tile, div.tile)
+                 or (f.extent == div.extent and f.tile and f.origin != LAUNCH_BINDING
+                     and not _proper_divisor(f.tile, div.tile)
                      and not _asserted_multiple(div.tile, f.tile, facts)))), None)
 
 

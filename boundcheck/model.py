@@ -62,6 +62,7 @@ class Dim:
     axis: int | None = None
     loop: Loop | None = None
     pitches: tuple[str, ...] = ()  # sizes the next-outer dimension steps by (``off_hb * seqlen_q_rounded``)
+    contiguous: bool = False  # the lane runs at unit stride: the index's innermost dimension
 
 
 @dataclass(frozen=True)

@@ -362,6 +362,7 @@ def dims_of(
             dim = Dim(
                 source=lane_name, label=label or lane_name, tile=_tile_of(lane_name),
                 tiling=_tiling(ks), axis=axis, loop=loop, pitches=_pitches(terms, lt),
+                contiguous=_innermost(lt),
             )
             key = (lane_name, axis)
             offset = frozenset(s.name for t in groups[i] for f in t.factors for s in syms(f)
@@ -380,6 +381,15 @@ def dims_of(
                                      + ((str(_int(lt.coeff)),) if lt.coeff != 1 else ()),
                                      outer=outer[i])
     return list(parts.values())
+
+
+def _innermost(term: Term) -> bool:
+    """The lane steps one element at a time, or by one runtime stride (``offs * stride_x_d``, a
+    tensor's own stride): the dimension a tensor's size along its rows describes. ``o_t * (H * BT)``
+    steps whole rows of another dimension."""
+    stride = [f for f in term.factors if not lanes(f)]
+    return term.coeff == 1 and (not stride or len(stride) == 1 and isinstance(stride[0], Sym)
+                                and stride[0].kind in (Kind.OTHER, Kind.EXTENT))
 
 
 def _row_of_split(held: DimPart, held_term: Term, term: Term) -> bool:

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
-from boundcheck.coverage import LAUNCH_BINDING
 from boundcheck.frontends.pysource import callee
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
@@ -269,11 +268,12 @@ class _Host:
             64 it would make ``BT % BC`` a fact, which says nothing of a runtime extent."""
             return f in self.equalities and f.tile.isdigit() and set(to_kernel.get(f.extent, [f.extent])) <= constexpr
 
-        # `BLOCK=n_cols` with n_cols read from a shape: one tile is that dimension (every launch must)
-        bindings = {Divisibility(self.render(value), p, LAUNCH_BINDING) for p, value in pairs
-                    if p in constexpr and p in params and self._size_of(value) is not None}
         self.ctx.branch_contracts.setdefault(name, []).append(
-            frozenset(d for f in self.branch if not variant(f) for d in in_kernel_terms(f, "host branch")) | bindings)
+            frozenset(d for f in self.branch if not variant(f) for d in in_kernel_terms(f, "host branch")))
+        # `BLOCK=n_cols` with n_cols read from x.shape: one tile spans that dimension of x
+        self.ctx.launch_bindings.setdefault(name, []).append(
+            {p: size[0] for p, value in pairs if p in constexpr and p in params
+             and (size := self._size_of(value)) is not None})
 
     def through_launcher(self, node: ast.Call) -> list[tuple[ast.Call, str]]:
         """Launches made by a module function that takes the kernel as an argument

@@ -84,6 +84,8 @@ class ModuleContext:
     branch_contracts: dict[str, list[frozenset[Divisibility]]] = field(default_factory=dict)
     # kernel -> one (parameter -> host value, parameter -> allocated shape) per launch
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
+    # kernel -> per launch, tile parameter -> the tensor one of whose sizes it is given (`BLOCK=n_cols`)
+    launch_bindings: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     # kernel -> per launch, its grid's elements rendered in host values (None: not a plain tuple)
     launch_grids: dict[str, list[tuple[str, ...] | None]] = field(default_factory=dict)
     # kernel -> per launch, the parameters given a tensor's dimension (``M=s.shape[-1]``): (tensor, dim)
@@ -338,8 +340,6 @@ class KernelAnalyser:
         cuts T into ``cdiv(T, BS)`` splits) or two extents (``K == V``) says nothing about how an
         extent splits into tiles. A tile is a size the kernel cuts an extent into, or the size of a
         program- or loop-offset ``arange``; a whole ``arange(0, K)`` may span a compile-time extent."""
-        if fact.origin == LAUNCH_BINDING:
-            return False  # a tile bound to a size: about one whole-extent tile, checked where it is used
         extents = {b.limit for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap}
         tiles = self._tile_sizes()
         return fact.extent in tiles or (fact.tile in extents and fact.tile not in tiles) \
@@ -1415,7 +1415,21 @@ class KernelAnalyser:
     def _finish(self, p: _Pending) -> Access:
         dims = tuple(d if d.label != d.source else replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
-                      p.facts, 1, p.opaque, p.checked, p.text, p.other_at, masked_by=p.masked_by)
+                      p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked, p.text, p.other_at,
+                      masked_by=p.masked_by)
+
+    def _bound_tiles(self, buffer: str) -> tuple[Divisibility, ...]:
+        """Tiles every launch gives one of the sizes of the tensor it passes as ``buffer``
+        (``BLOCK=n_cols`` with ``n_cols`` read from ``x.shape``): over that buffer, one such tile
+        spans the dimension (a size that is no power of two fails to compile; it cannot overrun)."""
+        bindings, layouts = self.ctx.launch_bindings.get(self.root, []), self.ctx.launch_layouts.get(self.root, [])
+        if not bindings or len(bindings) != len(layouts):
+            return ()
+        tiles = None
+        for bound, (given, _) in zip(bindings, layouts):
+            mine = {tile for tile, tensor in bound.items() if given.get(buffer) == tensor}
+            tiles = mine if tiles is None else tiles & mine
+        return tuple(Divisibility(buffer, tile, LAUNCH_BINDING) for tile in sorted(tiles or ()))
 
 
 def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
