@@ -42,6 +42,7 @@ class _Host:
     declared: dict[str, list[str]] = field(default_factory=dict)  # name -> the shape an assert gives it
     # tests moved out of check functions, kept alive: Source caches a node's text by its id
     synthetic: list[ast.expr] = field(default_factory=list)
+    uses: tuple[set[int], dict[str, list[int]]] | None = None  # _name_uses of the scope, walked once
 
     def rounding(self, name: str, value: ast.expr) -> None:
         """``X = ceil(n / T) * T`` (or ``cdiv(n, T) * T``, ``(n + T - 1) // T * T``): X % T == 0."""
@@ -173,9 +174,12 @@ class _Host:
             self.facts.append(rendered)
 
     def unwritten(self, name: str) -> bool:
-        """No host code in this function writes ``name`` (:func:`_only_launched`), read once."""
+        """No host code in this function writes ``name`` (:func:`_name_uses`), the scope walked once."""
         if name not in self.written:
-            self.written[name] = _only_launched(self.scope, name)
+            if self.uses is None:
+                self.uses = _name_uses(self.scope)
+            allowed, by_name = self.uses
+            self.written[name] = all(i in allowed for i in by_name.get(name, ()))
         return self.written[name]
 
     def launch(self, node: ast.Call, name: str, values: dict[str, int] | None = None) -> None:
@@ -808,10 +812,13 @@ def _calls(stmt: ast.stmt) -> Iterator[ast.Call]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _only_launched(scope: ast.AST, name: str) -> bool:
-    """``name`` is, in ``scope``, assigned and passed to kernel launches (``k[grid](name, ...)``) and
-    otherwise only read for its metadata (``name.shape``): no host code writes it."""
+def _name_uses(scope: ast.AST) -> tuple[set[int], dict[str, list[int]]]:
+    """One walk of ``scope``: the name nodes that only pass a value to a kernel launch, read its
+    metadata (``name.shape``) or are assigned, and every name node by name. A name all of whose
+    nodes are of the first kind is, in ``scope``, assigned and launched and otherwise only read for
+    its metadata: no host code writes it."""
     allowed: set[int] = set()
+    by_name: dict[str, list[int]] = {}
     for node in ast.walk(scope):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
             allowed.update(id(a) for a in [*node.args, *(k.value for k in node.keywords)])
@@ -820,4 +827,6 @@ def _only_launched(scope: ast.AST, name: str) -> bool:
         elif isinstance(node, (ast.Assign, ast.Return)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.value]
             allowed.update(id(t) for t in targets if isinstance(t, ast.Name))
-    return all(id(n) in allowed for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name)
+        elif isinstance(node, ast.Name):
+            by_name.setdefault(node.id, []).append(id(node))
+    return allowed, by_name

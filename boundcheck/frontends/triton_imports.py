@@ -125,13 +125,16 @@ def _jit_functions(path: str) -> dict[str, ast.FunctionDef]:
     return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and _decorator_names(f) & aliases}
 
 
+_STATEMENT_CALL = re.compile(r"^[ \t]+([A-Za-z_]\w*)\(", re.MULTILINE)
+
+
 def imported_checks(tree: ast.Module, path: str, source: str) -> dict[str, ast.FunctionDef]:
     """Plain functions of a module beside this file that it imports and calls as a statement
     (``_validate_inputs(A, B)``) and whose body raises or asserts: checks on what it passes."""
     out: dict[str, ast.FunctionDef] = {}
+    statements = set(_STATEMENT_CALL.findall(source))  # one scan of the text, not one per import
     for node in _imports(tree.body):
-        called = [(a.asname or a.name, a.name) for a in node.names if a.name != "*"
-                  and re.search(rf"^[ \t]+{re.escape(a.asname or a.name)}\(", source, re.MULTILINE)]
+        called = [(a.asname or a.name, a.name) for a in node.names if (a.asname or a.name) in statements]
         target = _module_file(path, node.module or "", node.level) if called else None
         module = _parsed(target) if target is not None else None
         if module is None:
