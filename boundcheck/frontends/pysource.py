@@ -1,9 +1,10 @@
 """Positions and text of stdlib ``ast`` nodes in code points, as the model and SARIF want them
-(``ast`` reports UTF-8 byte columns)."""
+(``ast`` reports UTF-8 byte columns), and the statement walk the Triton readings share."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from boundcheck.model import Span
 
@@ -63,3 +64,16 @@ def callee(func: ast.expr) -> str:
     if isinstance(func, ast.Name):
         return func.id
     return ""
+
+
+def nested_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements at any depth of statements, nested definitions' bodies too, in source order
+    (not inside expressions: cheap)."""
+    for stmt in body:
+        yield stmt
+        for name in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                yield from nested_statements(inner)
+        for handler in getattr(stmt, "handlers", []):
+            yield from nested_statements(handler.body)

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
-from boundcheck.frontends.pysource import Source
+from boundcheck.frontends.pysource import Source, nested_statements
 from boundcheck.frontends.triton_host import analyse_host
 from boundcheck.frontends.triton_imports import exported, imported_checks, imported_kernels, merge
 from boundcheck.frontends.triton_kernel import KernelAnalyser, ModuleContext
@@ -45,16 +45,8 @@ def _jit_aliases(tree: ast.Module) -> set[str]:
 
 
 def _function_defs(body: list[ast.stmt]) -> Iterator[ast.FunctionDef]:
-    """Function definitions at any depth of statements (not inside expressions: cheap)."""
-    for stmt in body:
-        if isinstance(stmt, ast.FunctionDef):
-            yield stmt
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list):
-                yield from _function_defs(inner)
-        for handler in getattr(stmt, "handlers", []):
-            yield from _function_defs(handler.body)
+    """Function definitions at any depth of statements."""
+    return (s for s in nested_statements(body) if isinstance(s, ast.FunctionDef))
 
 
 def _called_jit(jit: list[ast.FunctionDef], src: Source) -> set[str]:

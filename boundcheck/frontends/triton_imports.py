@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from boundcheck.frontends.pysource import nested_statements
 from boundcheck.frontends.triton_kernel import ModuleContext
 
 # the per-kernel facts a launch leaves in a file's context, each a list with an entry per launch
@@ -64,15 +65,7 @@ def _launches(name: str, source: str) -> bool:
 
 def _imports(body: list[ast.stmt]) -> Iterator[ast.ImportFrom]:
     """``from m import …`` statements at any depth of statements (module level, in functions)."""
-    for stmt in body:
-        if isinstance(stmt, ast.ImportFrom) and (stmt.module or stmt.level):
-            yield stmt
-        for name in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list):
-                yield from _imports(inner)
-        for handler in getattr(stmt, "handlers", []):
-            yield from _imports(handler.body)
+    return (s for s in nested_statements(body) if isinstance(s, ast.ImportFrom) and (s.module or s.level))
 
 
 def _module_file(path: str, module: str, level: int) -> str | None:
