@@ -162,3 +162,17 @@ def test_a_block_of_one_thread_per_element_spans_the_row() -> None:
                                           "    scale_rows<<<blocks, threads>>>(x, y, dim);\n"
                                           "    scale_rows<<<blocks, 128>>>(x, y, dim);\n")
     assert findings(both, Language.CUDA) == [(line, "BC101")]
+
+
+def test_launches_cross_process_boundaries_in_a_parallel_run(tmp_path: Path) -> None:
+    # enough files for the process pool: the launches travel between workers, pickled
+    files = {"config.h": CONFIG, "kernels.cuh": HEADER, "main.cu": MAIN}
+    files |= {f"other{i}.cu": f"__global__ void k{i}(float* x) {{ x[0] = {i}.0f; }}\n" for i in range(30)}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    found = check_paths([str(tmp_path)], Settings(jobs=2))
+    assert [f for f in found if Path(f.path).name == "kernels.cuh"] == []
+    alone = check_paths([str(tmp_path / "kernels.cuh")], Settings(jobs=2))
+    assert sorted((f.span.line, f.code) for f in alone) == [
+        (line_of(HEADER, "counts[tid] ="), "BC102"), (line_of(HEADER, "y[i] ="), "BC101"),
+        (line_of(HEADER, "y[i] ="), "BC102")]
