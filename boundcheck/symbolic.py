@@ -115,11 +115,19 @@ _PRECEDENCE = {"|": 1, "^": 2, "&": 3, "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6,
 def _paren(e: Expr, parent: str, right: bool) -> str:
     text = render(e)
     if isinstance(e, Bin):
-        mine = _PRECEDENCE.get(e.op, 0)
-    elif isinstance(e, Sym):
-        mine = _text_precedence(text)  # an opaque operand kept as its source text (`c ? a : b`)
-    else:
-        return text
+        return _wrapped(text, _PRECEDENCE.get(e.op, 0), parent, right)
+    if isinstance(e, Sym):
+        return operand(text, parent, right)  # an opaque operand kept as its source text (`c ? a : b`)
+    return text
+
+
+def operand(text: str, parent: str, right: bool = False) -> str:
+    """Source or rendered ``text`` as an operand of ``parent`` (``%``, ``<``), parenthesised only
+    where its loosest operator binds looser: ``(n - 1) % 4``, ``K * N % 4``, ``i < (c ? a : b)``."""
+    return _wrapped(text, _text_precedence(text), parent, right)
+
+
+def _wrapped(text: str, mine: int, parent: str, right: bool) -> str:
     theirs = _PRECEDENCE.get(parent, 0)
     if mine < theirs or (right and mine == theirs and parent in "-/%//"):
         return f"({text})"
@@ -128,8 +136,8 @@ def _paren(e: Expr, parent: str, right: bool) -> str:
 
 def _text_precedence(text: str) -> int:
     """The precedence of source text's loosest operator outside brackets (that of a name when it
-    has none): ``a % 16`` binds as ``%``, ``c ? a : b`` looser than any arithmetic; ``p->n``,
-    ``a::b`` and ``x[i + 1]`` are names."""
+    has none): ``a % 16`` binds as ``%``, a comparison looser than any arithmetic, ``c ? a : b``
+    looser still; ``p->n``, ``a::b`` and ``x[i + 1]`` are names."""
     depth, loosest, prev = 0, 99, ""
     for ch in text.replace("->", ".").replace("::", "."):
         if ch in "([{":
@@ -143,9 +151,9 @@ def _text_precedence(text: str) -> int:
     return loosest
 
 
-# one character of each operator: comparisons, logic and the conditional bind looser than all of
-# _PRECEDENCE (a shift, `<<`, is told from a comparison by its doubled character)
-_TEXT_PRECEDENCE = {**{c: _PRECEDENCE[c] for c in "|^&+-*/%"}, **{c: 0 for c in "?:<>=!"}}
+# one character of each operator: comparisons and logic bind looser than all of _PRECEDENCE (a
+# shift, `<<`, is told from a comparison by its doubled character), the conditional looser still
+_TEXT_PRECEDENCE = {**{c: _PRECEDENCE[c] for c in "|^&+-*/%"}, **{c: 0 for c in "<>=!"}, "?": -1, ":": -1}
 
 
 def syms(e: Expr) -> Iterator[Sym]:

@@ -1,9 +1,10 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import atom, covers
+from boundcheck.coverage import covers
 from boundcheck.findings import Finding
 from boundcheck.model import Kernel, Language, Module, Space
 from boundcheck.registry import Rule
+from boundcheck.symbolic import operand
 
 
 class VectorTail(Rule):
@@ -29,13 +30,13 @@ class VectorTail(Rule):
                 # a row / column split of the index (`i * 4 / col`, `i * 4 % col`): the lanes run
                 # along the column
                 b = next((b for b in bounds if " % " in b.index), bounds[0])
-                limit = atom(b.limit) if "?" in b.limit else b.limit  # `i < (c ? a : b)`
+                limit, rest = operand(b.limit, "<", right=True), operand(b.limit, "%")
                 yield self.finding(
                     module, access.span,
                     f"{w}-wide access to `{access.buffer}` is guarded by `{b.index} {b.op} {limit}`,"
-                    f" which checks its first lane only: for {atom(b.limit)} % {w} != 0 the last vector runs"
+                    f" which checks its first lane only: for {rest} % {w} != 0 the last vector runs"
                     f" up to {w - 1} elements past the end; guard it with `{b.index} + {w - 1} < {limit}`"
-                    f" and finish the tail with scalar accesses, or assert `{atom(b.limit)} % {w} == 0`",
+                    f" and finish the tail with scalar accesses, or assert `{rest} % {w} == 0`",
                     kernel,
                 )
                 break
