@@ -343,20 +343,19 @@ class Converter:
             return []  # a disjunction bounds nothing on its own
         if op not in ("<", "<=", ">", ">=", "==", "!="):
             return []
-        zeroed = _zeroed_count(kids[1], scope, self.src) if op in ("<", "<=") and not negated else None
+        limit, held = kids[1], []
+        zeroed = _zeroed_count(limit, scope, self.src) if op in ("<", "<=") and not negated else None
         if zeroed is not None:
             # `i < (c ? 0 : n)` holds only where c does not, and then as `i < n` (i is an index,
             # never negative): `batch_element_count = (i >= local_batches) ? 0 : element_count`
-            cond, zero_when, count = zeroed
-            held = Comparison(self.expr(kids[0], scope), op, self.expr(count, scope), self.src.span(c), None, op,
-                              self.src.text_of(c), self.src.text_of(kids[0]), self.src.text_of(count))
-            return self._atoms(cond, scope, negated=zero_when) + _split_min(held)
-        left, right = self.expr(kids[0], scope), self.expr(kids[1], scope)
+            cond, zero_when, limit = zeroed
+            held = self._atoms(cond, scope, negated=zero_when)
+        left, right = self.expr(kids[0], scope), self.expr(limit, scope)
         op_tok = self.op_token(c, kids[0], op)
         from boundcheck.symbolic import negate
-        return _split_min(Comparison(left, negate(op) if negated else op, right, self.src.span(c),
-                          self.src.token_span(op_tok) if op_tok else None, op_tok.text if op_tok else op,
-                          self.src.text_of(c), self.src.text_of(kids[0]), self.src.text_of(kids[1])))
+        return held + _split_min(Comparison(left, negate(op) if negated else op, right, self.src.span(c),
+                                 self.src.token_span(op_tok) if op_tok else None, op_tok.text if op_tok else op,
+                                 self.src.text_of(c), self.src.text_of(kids[0]), self.src.text_of(limit)))
 
     def op_token(self, c: ci.Cursor, left: ci.Cursor, op: str):
         start, end = last(left).offset, last(c).offset
