@@ -15,8 +15,8 @@ taken as written (``4 * i < n`` checks the first lane only, which is what BC106 
 from __future__ import annotations
 
 import math
-from collections import Counter
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
@@ -1683,31 +1683,32 @@ def _is_product(c: ci.Cursor) -> bool:
         c.kind == K.CALL_EXPR and c.spelling in ("__fmul_rn", "__hmul"))
 
 
-def _factor_names(t) -> list[str]:
-    return sorted(render(f) for f in t.factors)
-
-
 def _strided_only(bounded: Expr, index: Expr) -> bool:
     """Every lane term of the bounded expression appears in the index only times a runtime
     stride (``row * K``), or not at all (a guard on another index of the same threads): the
     bound is not on the elements a vector spans."""
-    lane_terms = [t for t in variable(expand(bounded)) if lanes(Call("", t.factors))]
-    if not lane_terms:
-        return False
+    lane_terms = _lane_terms(bounded)
     index_terms = variable(expand(index))
-    for lt in lane_terms:
-        want = _factor_names(lt)
-        for t in index_terms:
-            rest = list(t.factors)
-            for name in want:
-                f = next((f for f in rest if render(f) == name), None)
-                if f is None:
-                    break
-                rest.remove(f)
-            else:
-                if not any(kinds(f) & {Kind.EXTENT, Kind.OTHER} and not lanes(f) for f in rest):
-                    return False
-    return True
+    return bool(lane_terms) and not any(
+        (rest := _factors_past(lt, t)) is not None and not any(kinds(f) & {Kind.EXTENT, Kind.OTHER} and not lanes(f) for f in rest)
+        for lt in lane_terms for t in index_terms)
+
+
+def _lane_terms(e: Expr) -> list[Term]:
+    return [t for t in variable(expand(e)) if lanes(Call("", t.factors))]
+
+
+def _factors_past(part: Term, term: Term) -> list[Expr] | None:
+    """The factors of ``term`` past those of ``part`` (``term`` = ``part`` times them), or None
+    where ``term`` does not hold every factor of ``part``."""
+    missing = Counter(render(f) for f in part.factors)
+    rest = []
+    for f in term.factors:
+        if missing[render(f)] > 0:
+            missing[render(f)] -= 1
+        else:
+            rest.append(f)
+    return None if +missing else rest
 
 
 def _divmod_of(bounded: Expr, index: Expr) -> bool:
@@ -1751,11 +1752,11 @@ def _in_vector_units(bounded: Expr, index: Expr, w: int) -> bool:
     def multiple(c: float, m: float) -> bool:
         return m != 0 and float(c / m).is_integer()
     terms = expand(index)
-    lane_terms = [t for t in variable(expand(bounded)) if lanes(Call("", t.factors))]
+    lane_terms = _lane_terms(bounded)
     if not lane_terms or not all(multiple(t.coeff, w) for t in terms):
         return False
-    return all(any(not Counter(render(f) for f in lt.factors) - Counter(render(f) for f in t.factors)
-                   and multiple(t.coeff, w * lt.coeff) for t in variable(terms)) for lt in lane_terms)
+    return all(any(_factors_past(lt, t) is not None and multiple(t.coeff, w * lt.coeff) for t in variable(terms))
+               for lt in lane_terms)
 
 
 def _divides_by(limit: Expr, w: int) -> bool:
