@@ -90,10 +90,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
     foreign: list[HostLaunch] = []
     for hl in [hl for fn in fns + host_methods(parsed.source.root) if not is_kernel(fn)
                for hl in launches_in(fn, conv)]:
-        if hl.launch.kernel in builders and builders[hl.launch.kernel].grid_stride:
-            # a grid-stride kernel covers its extent with any grid (one sized from the
-            # hardware, say): a floored grid drops nothing
-            hl = replace(hl, launch=replace(hl.launch, grid=()), grid_axes=())
+        hl = _as_run(hl, builders.get(hl.launch.kernel))
         module.launches.append(hl.launch)
         if hl.launch.kernel in kernels:
             by_kernel.setdefault(hl.launch.kernel, []).append(hl)
@@ -101,9 +98,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             foreign.append(hl)
     for name, hls in launched.items():  # launches in other files of the run (no BC302 here: theirs)
         if name in kernels:
-            by_kernel.setdefault(name, []).extend(
-                replace(hl, launch=replace(hl.launch, grid=()), grid_axes=()) if builders[name].grid_stride else hl
-                for hl in hls)
+            by_kernel.setdefault(name, []).extend(_as_run(hl, builders[name]) for hl in hls)
     if foreign:
         where = kernels_elsewhere(parsed.source.root, {hl.launch.kernel for hl in foreign})
         for hl in foreign:  # in this file's numbers: the other file may not know its names
@@ -125,6 +120,14 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
     for _, kernel in kernels.values():
         padded_rows(kernel)
     _errors(module, parsed, kernels)
+
+
+def _as_run(hl: HostLaunch, builder: KernelBuilder | None) -> HostLaunch:
+    """A launch of a grid-stride kernel covers its extent with any grid (one sized from the
+    hardware, say): a floored grid drops nothing, so it has none."""
+    if builder is None or not builder.grid_stride:
+        return hl
+    return replace(hl, launch=replace(hl.launch, grid=()), grid_axes=())
 
 
 def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[HostLaunch]) -> None:
