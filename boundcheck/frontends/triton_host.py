@@ -118,9 +118,10 @@ class _Host:
             if found and not (found.extent.isdigit() and found.tile.isdigit()):  # 128 % 32 == 0 says nothing
                 equality = not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp))
                 out.append((found, equality))
-                if equality:  # `c == groups * w`: c is a multiple of groups and of w
-                    out += [(Divisibility(found.extent, self.render(f), origin), False)
-                            for f in _product_factors(part) if not isinstance(f, ast.Constant)]
+                product = sy.expand(self.expr(part.comparators[0])) if equality else []
+                if len(product) == 1 and (len(product[0].factors) > 1 or product[0].coeff != 1):
+                    # `c == groups * w`: c is a multiple of groups and of w
+                    out += [(Divisibility(found.extent, sy.render(f), origin), False) for f in product[0].factors]
         return out
 
     def checked(self, call: ast.Call) -> list[ast.expr]:
@@ -140,7 +141,7 @@ class _Host:
             for test in tests:
                 named = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
                 if named & set(params) <= set(given):
-                    self.synthetic.append(moved := _with_arguments(test, given))
+                    self.synthetic.append(moved := _Substitute(given, placeless=True).visit(copy.deepcopy(test)))
                     out.append(moved)
         return out
 
@@ -443,41 +444,6 @@ def _dividing(tile: str, to_kernel: dict[str, list[str]], constexpr: set[str], b
     return out
 
 
-class _Arguments(ast.NodeTransformer):
-    """A check function's test in its caller's terms: parameters replaced by the arguments (the
-    caller's own nodes), every other node without a position (rendered by ``ast.unparse``)."""
-
-    def __init__(self, given: dict[str, ast.expr]) -> None:
-        self.given = given
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        return self.given.get(node.id, ast.Name(node.id, ast.Load()))
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
-            vars(node).pop(attr, None)
-        return super().generic_visit(node)
-
-
-def _with_arguments(test: ast.expr, given: dict[str, ast.expr]) -> ast.expr:
-    return _Arguments(given).visit(copy.deepcopy(test))
-
-
-def _product_factors(test: ast.expr) -> list[ast.expr]:
-    """The factors of the product an equality ``a == b * c`` sets its left side to (none where
-    the right side is no product)."""
-    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1):
-        return []
-    out, todo = [], [test.comparators[0]]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-            todo += [node.right, node.left]
-        elif node is not test.comparators[0]:
-            out.append(node)
-    return out
-
-
 def _implicit_params(fn: ast.FunctionDef) -> set[str]:
     """Parameters ``@triton.heuristics`` sets: the caller never passes them."""
     out: set[str] = set()
@@ -637,13 +603,23 @@ def _subexprs(e: sy.Expr) -> Iterator[sy.Expr]:
 
 
 class _Substitute(ast.NodeTransformer):
-    """A launcher's parameters replaced by the arguments of one call to it."""
+    """A launcher's (or a check function's) parameters replaced by the arguments of one call to
+    it. ``placeless``: the function is another module's, so every node but the arguments (the
+    caller's own) loses its position and is rendered by ``ast.unparse``."""
 
-    def __init__(self, given: dict[str, ast.expr]) -> None:
-        self.given = given
+    def __init__(self, given: dict[str, ast.expr], placeless: bool = False) -> None:
+        self.given, self.placeless = given, placeless
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
-        return self.given.get(node.id, node)
+        if node.id in self.given:
+            return self.given[node.id]
+        return ast.Name(node.id, ast.Load()) if self.placeless else node
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        if self.placeless:
+            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                vars(node).pop(attr, None)
+        return super().generic_visit(node)
 
 
 def _returned(fn: ast.FunctionDef) -> ast.expr | None:
