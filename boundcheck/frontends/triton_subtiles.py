@@ -15,11 +15,10 @@ the branch fixes BT, and the column fits in it.
 from __future__ import annotations
 
 import ast
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from boundcheck import symbolic as sy
-from boundcheck.frontends.pysource import callee
+from boundcheck.frontends.pysource import callee, nested_statements
 
 Subtile = tuple[str, str, str]  # kernel parameters (count NC, row length BT, tile BC)
 
@@ -201,8 +200,8 @@ def dispatched_kernels(scope: ast.AST, callee: ast.expr, jit: set[str],
     empty unless the name is set to a kernel in two or more branches of one chain of equality tests."""
     if not isinstance(callee, ast.Name):
         return []
-    for node in _ifs(scope):
-        if (node.end_lineno or node.lineno) >= callee.lineno:
+    for node in nested_statements(getattr(scope, "body", [])):
+        if not isinstance(node, ast.If) or (node.end_lineno or node.lineno) >= callee.lineno:
             continue
         out: list[tuple[str, dict[str, int]]] = []
         link: ast.stmt | None = node
@@ -220,20 +219,6 @@ def dispatched_kernels(scope: ast.AST, callee: ast.expr, jit: set[str],
         if len(out) >= 2:
             return out
     return []
-
-
-def _ifs(node: ast.AST) -> Iterator[ast.If]:
-    """The ``if`` statements under ``node``, in the order ``ast.walk`` gives them, walking
-    statements only (an expression holds no ``if`` statement)."""
-    todo = deque([node])
-    while todo:
-        stmt = todo.popleft()
-        if isinstance(stmt, ast.If):
-            yield stmt
-        for name in ("body", "orelse", "finalbody", "handlers"):
-            inner = getattr(stmt, name, None)
-            if isinstance(inner, list):
-                todo.extend(s for s in inner if isinstance(s, (ast.stmt, ast.ExceptHandler)))
 
 
 def column_in_known_row(part: sy.DimPart, index: sy.Expr, launches: list[dict[str, int]]) -> str | None:
