@@ -1,5 +1,6 @@
 """Positions and text of stdlib ``ast`` nodes in code points, as the model and SARIF want them
-(``ast`` reports UTF-8 byte columns), and the statement walk the Triton readings share."""
+(``ast`` reports UTF-8 byte columns), and what the Triton readings share: the statement walk, and
+which functions are jit functions."""
 
 from __future__ import annotations
 
@@ -77,3 +78,27 @@ def nested_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from nested_statements(inner)
         for handler in getattr(stmt, "handlers", []):
             yield from nested_statements(handler.body)
+
+
+_JIT_NAMES = {"jit", "autotune", "heuristics"}
+
+
+def decorator_names(node: ast.FunctionDef) -> set[str]:
+    names = set()
+    for dec in node.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        while isinstance(target, ast.Attribute):
+            names.add(target.attr)
+            target = target.value
+        if isinstance(target, ast.Name):
+            names.add(target.id)
+    return names
+
+
+def jit_aliases(tree: ast.Module) -> set[str]:
+    """``jit`` under any name it was imported as (``from triton import jit as tjit``)."""
+    aliases = set(_JIT_NAMES)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("triton"):
+            aliases.update(a.asname for a in node.names if a.name in _JIT_NAMES and a.asname)
+    return aliases

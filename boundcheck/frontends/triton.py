@@ -13,35 +13,13 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
-from boundcheck.frontends.pysource import Source, nested_statements
+from boundcheck.frontends.pysource import Source, decorator_names, jit_aliases, nested_statements
 from boundcheck.frontends.triton_host import analyse_host
-from boundcheck.frontends.triton_imports import exported, imported_checks, imported_kernels, merge
+from boundcheck.frontends.triton_imports import exported, imported_kernels, merge
 from boundcheck.frontends.triton_kernel import KernelAnalyser, ModuleContext
 from boundcheck.model import Language, Module, Span
 
-_JIT_NAMES = {"jit", "autotune", "heuristics"}
 _ASSUME = re.compile(r"#\s*boundcheck:\s*assume\s+(.+?)\s*$")
-
-
-def _decorator_names(node: ast.FunctionDef) -> set[str]:
-    names = set()
-    for dec in node.decorator_list:
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        while isinstance(target, ast.Attribute):
-            names.add(target.attr)
-            target = target.value
-        if isinstance(target, ast.Name):
-            names.add(target.id)
-    return names
-
-
-def _jit_aliases(tree: ast.Module) -> set[str]:
-    """``jit`` under any name it was imported as (``from triton import jit as tjit``)."""
-    aliases = set(_JIT_NAMES)
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("triton"):
-            aliases.update(a.asname for a in node.names if a.name in _JIT_NAMES and a.asname)
-    return aliases
 
 
 def _function_defs(body: list[ast.stmt]) -> Iterator[ast.FunctionDef]:
@@ -81,9 +59,9 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
     except (ValueError, RecursionError, MemoryError) as exc:
         module.errors.append((Span(1, 0, 1, 0), f"cannot parse: {type(exc).__name__}"))
         return module
-    aliases = _jit_aliases(tree)
+    aliases = jit_aliases(tree)
     functions = list(_function_defs(tree.body))
-    jit = [f for f in functions if _decorator_names(f) & aliases]
+    jit = [f for f in functions if decorator_names(f) & aliases]
     jit_names = {f.name for f in jit}
     imported = imported_kernels(tree, path, source, jit_names) if "[" in source else {}
     if not jit and not imported:
@@ -96,7 +74,7 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
                  if "boundcheck" in text and (m := _ASSUME.search(text))},
         functions={f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name not in jit_names},
         jit={**{name: imp.fn for name, imp in imported.items()}, **{f.name: f for f in jit}},
-        checks=imported_checks(tree, path, source),
+        path=path,
     )
     jit_ids = {id(f) for f in jit}
     # host code that names no kernel launches none (directly, through a launcher or an alias)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import callee
+from boundcheck.frontends.triton_imports import imported_check
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
 from boundcheck.model import Divisibility, Launch
@@ -129,7 +130,11 @@ class _Host:
         raise``) at the top of its body, in this call's arguments (a test naming what the call
         does not pass is left out)."""
         name = call.func.id if isinstance(call.func, ast.Name) else ""
-        fn = self.ctx.functions.get(name) or self.ctx.checks.get(name)
+        fn = self.ctx.functions.get(name)
+        if fn is None and name and self.ctx.tree is not None:
+            if name not in self.ctx.checks:
+                self.ctx.checks[name] = imported_check(self.ctx.tree, self.ctx.path, name)
+            fn = self.ctx.checks[name]
         if fn is None or any(isinstance(a, ast.Starred) for a in call.args):
             return []
         params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]

@@ -2,7 +2,8 @@
 ``add_kernel[grid](...)``): the defining module is found beside the file (relative imports, or a
 package root among the file's parents), read and parsed (never imported or run), so the host code
 here can bind the launch to the kernel's parameters. What the launch tells the kernel is handed,
-through the engine, to the analysis of the defining file (:attr:`Module.foreign_launches`)."""
+through the engine, to the analysis of the defining file (:attr:`Module.foreign_launches`). A check
+function imported the same way (``_validate(A, BLOCK)``) is read for what its body asserts."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from boundcheck.frontends.pysource import nested_statements
+from boundcheck.frontends.pysource import decorator_names, jit_aliases, nested_statements
 from boundcheck.frontends.triton_kernel import ModuleContext
 
 # the per-kernel facts a launch leaves in a file's context, each a list with an entry per launch
@@ -109,35 +110,25 @@ def _parsed(path: str) -> ast.Module | None:
 @lru_cache(maxsize=256)
 def _jit_functions(path: str) -> dict[str, ast.FunctionDef]:
     """The module-level jit functions of a file, by name (empty where it cannot be read)."""
-    from boundcheck.frontends.triton import _decorator_names, _jit_aliases
-
     tree = _parsed(path)
     if tree is None:
         return {}
-    aliases = _jit_aliases(tree)
-    return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and _decorator_names(f) & aliases}
+    aliases = jit_aliases(tree)
+    return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and decorator_names(f) & aliases}
 
 
-_STATEMENT_CALL = re.compile(r"^[ \t]+([A-Za-z_]\w*)\(", re.MULTILINE)
-
-
-def imported_checks(tree: ast.Module, path: str, source: str) -> dict[str, ast.FunctionDef]:
-    """Plain functions of a module beside this file that it imports and calls as a statement
-    (``_validate_inputs(A, B)``) and whose body raises or asserts: checks on what it passes."""
-    out: dict[str, ast.FunctionDef] = {}
-    statements = set(_STATEMENT_CALL.findall(source))  # one scan of the text, not one per import
+def imported_check(tree: ast.Module, path: str, name: str) -> ast.FunctionDef | None:
+    """The plain function ``name`` that this file imports from a module beside it, where its body
+    raises or asserts (``_validate_inputs(A, B)``: checks on what the caller passes)."""
     for node in _imports(tree.body):
-        called = [(a.asname or a.name, a.name) for a in node.names if (a.asname or a.name) in statements]
-        target = _module_file(path, node.module or "", node.level) if called else None
+        found = next((a.name for a in node.names if (a.asname or a.name) == name), None)
+        target = _module_file(path, node.module or "", node.level) if found else None
         module = _parsed(target) if target is not None else None
-        if module is None:
-            continue
-        defined = {f.name: f for f in module.body if isinstance(f, ast.FunctionDef)}
-        for local, name in called:
-            fn = defined.get(name)
-            if fn is not None and any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(fn)):
-                out[local] = fn
-    return out
+        fn = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == found), None) \
+            if module is not None else None
+        if fn is not None and any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(fn)):
+            return fn
+    return None
 
 
 def exported(context: ModuleContext, imported: dict[str, Imported]) -> dict[tuple[str, str], list[object]]:

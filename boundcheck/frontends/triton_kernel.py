@@ -75,8 +75,10 @@ class ModuleContext:
     assumes: dict[int, str]
     tree: ast.Module | None = None  # the whole file, as parsed once
     functions: dict[str, ast.FunctionDef] = field(default_factory=dict)  # plain module functions
-    # plain functions of other modules this one calls as a statement, whose bodies check their arguments
-    checks: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    path: str = ""  # the file, where modules it imports from are looked for
+    # plain functions of other modules called as statements, by name: the function where its body
+    # checks its arguments, None where it does not (looked up once each, when host code calls it)
+    checks: dict[str, ast.FunctionDef | None] = field(default_factory=dict)
     jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
     flag_facts: dict[str, dict[str, Flag]] = field(default_factory=dict)
