@@ -156,13 +156,15 @@ def _beside(a: str, b: str) -> bool:
 
 def _launched_files(work: list) -> set[str]:
     """The Triton modules whose kernels other files of the run import and launch, read from
-    their text (:func:`~boundcheck.frontends.triton_imports.launched_modules`)."""
+    their text (:func:`~boundcheck.frontends.triton_imports.launched_modules`). One file (a
+    pre-commit hook's) launches none another file defines, and a CUDA run imports nothing here."""
+    triton = [path for path, language, *_ in work if language is Language.TRITON]
+    if len(work) < 2 or not triton:
+        return set()
     from boundcheck.frontends.triton_imports import launched_modules
 
     out: set[str] = set()
-    for path, language, *_ in work:
-        if language is not Language.TRITON:
-            continue
+    for path in triton:
         try:
             source = Path(path).read_text(encoding="utf-8", errors="replace")
         except OSError:
