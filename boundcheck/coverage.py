@@ -55,9 +55,6 @@ def bounded_sources(kernel: Kernel) -> set[str]:
 
 
 BRANCH_CONDITION = "branch condition"  # the origin of a fact read from a kernel's own ``if`` test
-# the origin of ``size == TILE`` where every launch passes a tensor's size as the tile (``BLOCK=n_cols``):
-# ``arange(0, TILE)`` then spans the whole dimension (a size that is no power of two fails to compile)
-LAUNCH_BINDING = "launch binds the tile to the size"
 
 
 def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
@@ -71,7 +68,7 @@ def contract_for(dim: Dim, facts: list[Divisibility] | tuple[Divisibility, ...],
             if f.tile == dim.tile and f.extent in dim.pitches:
                 return f
             continue
-        if f.origin == LAUNCH_BINDING:
+        if f.spans:
             # one tile spans a tensor's row, along which the lane runs at unit stride (it says
             # nothing of a dimension cut into tiles, nor of a strided one the same tile walks)
             if f.tile == dim.tile and dim.tiling is Tiling.WHOLE and dim.contiguous:
@@ -215,7 +212,7 @@ def floor_fix(div: FloorDiv, language: Language, cdiv: str) -> tuple[str, str]:
 def floor_contract(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility, ...]) -> Divisibility | None:
     """A fact that makes a floor division exact (BC301 trip counts, BC302 grids)."""
     return next((f for f in facts if not f.between_sizes and ((f.tile == div.tile and not f.pitch)
-                 or (f.extent == div.extent and f.tile and f.origin != LAUNCH_BINDING
+                 or (f.extent == div.extent and f.tile and not f.spans
                      and not _proper_divisor(f.tile, div.tile)
                      and not _asserted_multiple(div.tile, f.tile, facts)))), None)
 

@@ -209,13 +209,19 @@ class Divisibility:
     so it makes full only the tiles of a dimension laid out with that size as its row pitch, not
     every dimension that uses the tile. ``between_sizes``: the fact relates two compile-time sizes
     (``static_assert(BN % 4 == 0)``): it makes no runtime extent exact, but says the tile BN is a
-    multiple of 4, so ``n % 4 == 0`` says nothing of ``n % BN``."""
+    multiple of 4, so ``n % 4 == 0`` says nothing of ``n % BN``. ``spans``: the tile is the extent
+    itself, one tile spanning a row along a unit-stride lane (``BLOCK=n_cols``, ``dim3
+    threads(dim)``): it says nothing of a dimension cut into tiles, nor makes a floor exact."""
 
     extent: str
     tile: str
     origin: str  # "static_assert", "heuristics", "host assert", "assume comment", …
     pitch: bool = False
     between_sizes: bool = False
+    spans: bool = False
+
+
+LAUNCH_BINDING = "launch binds the tile to the size"  # the origin of a ``spans`` fact
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from dataclasses import replace
 
 import clang.cindex as ci
 
-from boundcheck.coverage import LAUNCH_BINDING
 from boundcheck.frontends.cuda_expr import Converter, Scope, params
 from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims, rows_inside
 from boundcheck.frontends.cuda_host import HostLaunch, host_methods, launches_in
@@ -31,7 +30,7 @@ from boundcheck.frontends.cuda_parse import (
     parse,
 )
 from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
-from boundcheck.model import Divisibility, Kernel, Language, Module, Span
+from boundcheck.model import LAUNCH_BINDING, Divisibility, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
@@ -192,7 +191,7 @@ def _block_bindings(hl: HostLaunch, fn: ci.Cursor) -> set[Divisibility]:
     """``dim3 threads(vector_dim)`` with ``vector_dim`` also passed to the kernel: one thread per
     element of a row of that many, so ``threadIdx.x`` alone spans the row (every launch must)."""
     names = [p.spelling for p in params(fn)]
-    return {Divisibility(p, "blockDim.x", LAUNCH_BINDING) for h, p in zip(hl.kernel_args, names)
+    return {Divisibility(p, "blockDim.x", LAUNCH_BINDING, spans=True) for h, p in zip(hl.kernel_args, names)
             if h and h == hl.block and not h.isdigit()}
 
 

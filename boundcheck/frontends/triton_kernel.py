@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from boundcheck import symbolic as sy
-from boundcheck.coverage import BRANCH_CONDITION, LAUNCH_BINDING
+from boundcheck.coverage import BRANCH_CONDITION
 from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
@@ -28,6 +28,7 @@ from boundcheck.frontends.triton_values import (
     elementwise,
 )
 from boundcheck.model import (
+    LAUNCH_BINDING,
     Access,
     AccessKind,
     Bound,
@@ -1431,7 +1432,7 @@ class KernelAnalyser:
         for bound, (given, _) in zip(bindings, layouts):
             mine = {tile for tile, tensor in bound.items() if given.get(buffer) == tensor}
             tiles = mine if tiles is None else tiles & mine
-        return tuple(Divisibility(buffer, tile, LAUNCH_BINDING) for tile in sorted(tiles or ()))
+        return tuple(Divisibility(buffer, tile, LAUNCH_BINDING, spans=True) for tile in sorted(tiles or ()))
 
 
 def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
