@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from boundcheck.model import Bound, Dim, FloorDiv, Loop, Span, TileWalk, Tiling
@@ -332,14 +332,16 @@ class DimPart:
 
 
 def dims_of(
-    index: Expr, span: Span, loops: dict[str, Loop] | None = None, label: str = ""
+    index: Expr, span: Span, loops: dict[str, Loop] | None = None, label: str = "",
+    aliases: Mapping[str, Expr] | None = None,
 ) -> list[DimPart]:
     """Split a flat index into its tile-varying dimensions.
 
     Each lane term ``lane * stride`` becomes a dimension; a term without lanes (``pid * B``,
     ``k * BLOCK``) is the tile offset of the lane term whose stride it extends, or of the unit-stride
     one. The dimension's tiling comes from the offsets' symbols (program id → PROGRAM, loop
-    variable → LOOP).
+    variable → LOOP). ``aliases``: the values of tile names written as compile-time products
+    (``PAIRED: tl.constexpr = SPLIT * 2`` for ``arange(0, PAIRED)`` stepped by ``pid * PAIRED``).
     """
     loops = loops or {}
     every = expand(index)
@@ -355,7 +357,7 @@ def dims_of(
         best, best_len = None, -1
         for i, lt in enumerate(lane_terms):
             s = _stride_key(lt)
-            if s <= key and len(s) > best_len and _steps_by_tile(t, lt):
+            if s <= key and len(s) > best_len and _steps_by_tile(t, lt, aliases):
                 best, best_len = i, len(s)
         if best is not None:
             groups[best].append(t)
@@ -375,7 +377,7 @@ def dims_of(
             key = (lane_name, axis)
             offset = frozenset(s.name for t in groups[i] for f in t.factors for s in syms(f)
                                if s.kind in (Kind.PROGRAM, Kind.LOOP))
-            intrinsic = _intrinsic(lt, lane_name, axis, span)
+            intrinsic = _intrinsic(lt, lane_name, axis, span) or _floor_wrapped_tile(every, lt, lane_name, axis, span)
             rows = None
             if intrinsic is None and dim.tiling is not Tiling.WHOLE:
                 rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)
@@ -482,7 +484,7 @@ def _whole_tile_pitch(terms: list[Term], lane_term: Term, lane_name: str, axis: 
     return None
 
 
-def _steps_by_tile(offset: Term, lane_term: Term) -> bool:
+def _steps_by_tile(offset: Term, lane_term: Term, aliases: Mapping[str, Expr] | None = None) -> bool:
     """``pid * BLOCK`` is the tile offset of ``arange(0, BLOCK)``; ``row * stride`` is not: a
     program or loop offset belongs to a lane dimension only when, past the lane's stride, it is
     the tile times program / loop symbols (and constants) alone."""
@@ -499,7 +501,7 @@ def _steps_by_tile(offset: Term, lane_term: Term) -> bool:
         tile_factor = next((f for f in rest if render(f) in known), None)
         if tile_factor is not None:
             rest.remove(tile_factor)
-        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 for t in known):
+        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 or _divides(aliases, t, offset, rest) for t in known):
             return False
         # past the tile only program / loop ids remain: `(b * H + h) * K * V` is the start of a
         # [K, V] matrix (the other dimension's size is a factor), not a step of the V lane
@@ -507,6 +509,23 @@ def _steps_by_tile(offset: Term, lane_term: Term) -> bool:
     if not (any(kinds(f) == {Kind.CONST} for f in rest) or abs(offset.coeff) > 1):
         return False
     return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} or kinds(f) <= {Kind.CONST} for f in rest)
+
+
+def _divides(aliases: Mapping[str, Expr] | None, tile: str, offset: Term, rest: list[Expr]) -> bool:
+    """The tile is an alias of one product (``SPLIT * 2``) whose factors the offset holds: they are
+    taken out of ``rest``."""
+    value = (aliases or {}).get(tile)
+    terms = expand(value) if value is not None else []
+    if len(terms) != 1 or not terms[0].factors or abs(offset.coeff) % abs(terms[0].coeff or 1):
+        return False
+    left = list(rest)
+    for f in terms[0].factors:
+        hit = next((g for g in left if render(g) == render(f)), None)
+        if hit is None:
+            return False
+        left.remove(hit)
+    rest[:] = left
+    return True
 
 
 def _tile_of(lane_name: str) -> str | None:
@@ -525,7 +544,7 @@ def _intrinsic(t: Term, lane_name: str, axis: int | None, span: Span) -> Bound |
         while isinstance(inner, Bin) and inner.op in ("//", ">>") and not lanes(inner.right):
             inner = inner.left  # (i % M) // g stays below M // g: still in bounds
         if isinstance(inner, Bin) and inner.op == "%" and any(n == lane_name for n, _ in lanes(inner.left)) \
-                and not lanes(inner.right) and (kinds(inner.right) - {Kind.CONST} or isinstance(inner.right, Sym)):
+                and not lanes(inner.right) and _wraps_by_size(inner.right, lane_name):
             return Bound(lane_name, render(inner.left), "<", render(inner.right), True, span,
                          wrap=True, axis=axis)
         if isinstance(inner, Call) and inner.fn == "min" and any(n == lane_name for n, _ in lanes(inner)):
@@ -534,6 +553,41 @@ def _intrinsic(t: Term, lane_name: str, axis: int | None, span: Span) -> Bound |
                 return Bound(lane_name, render(inner), "<=", render(others[0]), True, span,
                              wrap=True, axis=axis)
     return None
+
+
+def _floor_wrapped_tile(terms: list[Term], lane_term: Term, lane_name: str, axis: int | None,
+                        span: Span) -> Bound | None:
+    """A tile index wrapped by a floored count of tiles, ``(pid % (n // B)) * B + arange(0, B)``:
+    the tile index is below ``n // B``, so its whole tile lies below ``n`` (the tail tile is never
+    visited: a floored grid or loop count says so where it is written). Another step along the lane
+    (``+ B``, ``+ 1``) leaves it unbounded."""
+    tile = _tile_of(lane_name)
+    if tile is None or lane_term.coeff != 1:
+        return None
+    stride = [render(f) for f in lane_term.factors if not lanes(f)]
+    found = None
+    for t in terms:
+        if t is lane_term or any(lanes(f) for f in t.factors):
+            continue
+        rest = [render(f) for f in t.factors]
+        if not all(name in rest and not rest.remove(name) for name in stride) or rest and tile not in rest:
+            continue  # another dimension's term (`row * D`)
+        wrap = next((f.expr if isinstance(f, Axis) else f for f in t.factors if render(f) not in (*stride, tile)), None)
+        if found is not None or t.coeff != 1 or len(rest) != 2 or not isinstance(wrap, Bin) or wrap.op != "%" \
+                or not isinstance(wrap.right, Bin) or wrap.right.op not in ("//", "/") \
+                or render(wrap.right.right) != tile or lanes(wrap):
+            return None
+        found = render(wrap.right.left)
+    return Bound(lane_name, lane_name, "<", found, True, span, wrap=True, axis=axis) if found else None
+
+
+def _wraps_by_size(modulus: Expr, lane_name: str) -> bool:
+    """``% M`` by a size keeps the index below it; a literal (``threadIdx.x % 4``) splits lanes.
+    A compile-time expression wraps a Triton lane (``% (head_size // 2)``, a ring of ``ratio * 2``
+    rows); over CUDA threads it splits the block (``tid % (kThreads / Br)``)."""
+    if kinds(modulus) - {Kind.CONST} or isinstance(modulus, Sym):
+        return True
+    return lane_name.startswith("arange(") and any(True for _ in syms(modulus))
 
 
 # --- comparisons ----------------------------------------------------------------------------

@@ -295,6 +295,7 @@ class KernelAnalyser:
         self._resolving: set[str] = set()  # local flags being read through their definitions
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
+        self.aliases: dict[str, sy.Expr] = {}  # name -> the compile-time expression assigned to it
         self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
         self.masks: list[tuple[str, Val]] = []  # `name = <comparison>` in the kernel's own body
@@ -487,6 +488,11 @@ class KernelAnalyser:
     def _bind(self, target: ast.expr, value: Val) -> None:
         if isinstance(target, ast.Name):
             value = self.env[target.id] = _kept(target.id, value, self.sizes)
+            expr = value.expr
+            if expr is not None and not isinstance(expr, sy.Sym) and sy.kinds(expr) == {sy.Kind.CONST}:
+                self.aliases[target.id] = expr  # `PAIRED: tl.constexpr = SPLIT * 2`: a tile's value
+            else:
+                self.aliases.pop(target.id, None)
             found = sy.lanes(value.expr) if value.expr is not None else set()
             if len({name for name, _ in found}) == 1:
                 self.labels.setdefault(next(iter(found))[0], target.id)
@@ -1179,9 +1185,9 @@ class KernelAnalyser:
             return self._block_access(kind, ptr.bptr, given, span, text)
         if ptr.expr is None:
             return self._sym(node)
-        parts = sy.dims_of(ptr.expr, span, self.loop_of)
+        parts = sy.dims_of(ptr.expr, span, self.loop_of, aliases=self.aliases)
         names = self._index_names(given["pointer"])
-        dims = tuple(self._past_own_subtile(replace(p, dim=_named(p.dim, names))) for p in parts)
+        dims = tuple(self._past_own_subtile(replace(p, dim=_named(_chunk_walk(ptr.expr, p), names))) for p in parts)
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
@@ -1433,6 +1439,24 @@ class KernelAnalyser:
             mine = {tile for tile, tensor in bound.items() if given.get(buffer) == tensor}
             tiles = mine if tiles is None else tiles & mine
         return tuple(Divisibility(buffer, tile, LAUNCH_BINDING, spans=True) for tile in sorted(tiles or ()))
+
+
+def _chunk_walk(index: sy.Expr, part: sy.DimPart) -> Dim:
+    """``(i_t * BT + arange(0, BT)) * s`` with ``i_t`` a chunk index read from memory (varlen
+    kernels load it from ``chunk_indices``): the lane walks its dimension in tiles, as under a
+    program id (:func:`_counts_tiles` for block pointers)."""
+    dim = part.dim
+    if dim.tiling is not Tiling.WHOLE or dim.tile is None:
+        return dim
+    for t in sy.variable(sy.expand(index)):
+        names = [sy.render(f) for f in t.factors]
+        if any(sy.lanes(f) for f in t.factors) or dim.tile not in names:
+            continue
+        rest = sorted(sy.render(f) for f in t.factors if not sy.is_loaded(f))
+        rest.remove(dim.tile)
+        if len(rest) < len(names) - 1 and rest == sorted(f for f in part.stride if not f.lstrip("-").isdigit()):
+            return replace(dim, tiling=Tiling.PROGRAM)
+    return dim
 
 
 def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
