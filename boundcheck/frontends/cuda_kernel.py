@@ -450,13 +450,16 @@ class KernelBuilder:
         if t.kind == ci.TypeKind.POINTER:
             ref = self.resolve(init, st)
             if ref is not None:
-                st.ptrs[name] = ref
+                # a pointer taken from a struct (`T* w = (T*)tl.addresses[1][loc]`) goes by its local name
+                st.ptrs[name] = ref if ref.buffer.isidentifier() else replace(ref, buffer=name)
             else:
                 st.ptrs.pop(name, None)
-            self.conv.expr(init, st.scope)
+            taken = _address_of(init) if ref is not None else None
+            # `T* a = &x[i]` takes an address: no access (its uses through `a` are); the index is read
+            self.conv.expr(children(taken)[1] if taken is not None else init, st.scope)
             return
-        if t.kind == ci.TypeKind.BOOL:
-            st.scope.conds[name] = init
+        if t.kind == ci.TypeKind.BOOL or is_integer(d) and _is_test(init):
+            st.scope.conds[name] = init  # also `const int is_valid_c = thread_c < params.c;`
         if d.type.is_const_qualified() and is_integer(d) and not lanes(self.conv.expr(init, Scope(kinds=st.scope.kinds))) \
                 and strip(init).kind == K.INTEGER_LITERAL:
             st.scope.kinds = {**st.scope.kinds, name: Kind.CONST}
@@ -495,18 +498,21 @@ class KernelBuilder:
             return
         if target.kind == K.DECL_REF_EXPR:
             name = target.spelling
-            if name in st.ptrs and op in ("+=", "-=", "="):
+            pointer = name in st.ptrs or op == "=" and target.type.get_canonical().kind == ci.TypeKind.POINTER
+            if pointer and op in ("+=", "-=", "="):
+                taken = None
                 if op == "=":
                     ref = self.resolve(rhs, st)
                     if ref is None:
-                        st.ptrs.pop(name)
+                        st.ptrs.pop(name, None)
                     else:
-                        st.ptrs[name] = ref
+                        st.ptrs[name] = ref if ref.buffer.isidentifier() else replace(ref, buffer=name)
+                        taken = _address_of(rhs)
                 else:
                     ref = st.ptrs[name]
                     step = self.conv.expr(rhs, st.scope)
                     st.ptrs[name] = replace(ref, offset=Bin(op[0], ref.offset, Bin("*", Num(ref.width), step)))
-                self.conv.expr(rhs, st.scope)
+                self.conv.expr(children(taken)[1] if taken is not None else rhs, st.scope)  # `p = &x[i]`: no access
                 return
             self._bind(name, op, rhs, st, self.src.span(c))
             return
@@ -1090,6 +1096,8 @@ class KernelBuilder:
             kids = [k for k in child_list(c) if k.kind != K.TYPE_REF]
             inner = self.resolve(kids[-1], st) if kids else None
             t = c.type.get_canonical()
+            if inner is None and t.kind == ci.TypeKind.POINTER and kids and self._held_by_parameter(strip(kids[-1]), False):
+                inner = self._parameter_pointer(strip(kids[-1]))  # `(T*)tl.addresses[0][loc]`, of a dependent type
             if inner is None or t.kind != ci.TypeKind.POINTER:
                 return inner
             size = _size(t.get_pointee())
@@ -1125,6 +1133,8 @@ class KernelBuilder:
                 idx = self.conv.expr(sub[1], st.scope)
                 return replace(ref, offset=_add(ref.offset, _scale(ref.width, idx), "+"))
             return None
+        if kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and self._held_by_parameter(c):
+            return self._parameter_pointer(c)
         if kind == K.ARRAY_SUBSCRIPT_EXPR:  # a row of a 2-D array: As[ty] in As[ty][tx]
             sub = children(c)
             ref = self.resolve(sub[0], st) if len(sub) == 2 else None
@@ -1137,6 +1147,30 @@ class KernelBuilder:
             return replace(ref, offset=_add(ref.offset, Bin("*", self.conv.expr(sub[1], st.scope), Num(n)), "+"))
         del raw
         return None
+
+    def _held_by_parameter(self, c: ci.Cursor, typed: bool = True) -> bool:
+        """``params.q``, ``tl.addresses[0][loc]``: a pointer the kernel's arguments hold in a struct
+        (by value or reference, or its own members in a functor's method), a pointer to memory the
+        host allocated, as a pointer parameter is. ``typed``: the expression's own type says it is
+        a pointer (a cast says so where a template leaves it dependent)."""
+        if c.kind not in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) \
+                or typed and c.type.get_canonical().kind != ci.TypeKind.POINTER:
+            return False
+        root = c
+        while root.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR, K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+            kids = children(root)
+            if not kids:
+                return root.kind == K.MEMBER_REF_EXPR and self.fn.kind == K.CXX_METHOD  # an implicit this->
+            root = kids[0]
+        if root.kind == K.CXX_THIS_EXPR:
+            return True
+        ref = root.referenced if root.kind == K.DECL_REF_EXPR else None
+        return ref is not None and ref.kind == K.PARM_DECL and ref.type.get_canonical().kind != ci.TypeKind.POINTER
+
+    def _parameter_pointer(self, c: ci.Cursor) -> Ref:
+        name = self.src.text_of(c)
+        size = _size(c.type.get_canonical().get_pointee())
+        return Ref(name, Space.GLOBAL, Num(0), size, size)
 
     def _on_access(self, c: ci.Cursor, scope: Scope, atomic: bool = False) -> None:
         st = self.state_for(scope)
@@ -1812,6 +1846,27 @@ def _exit_statement(c: ci.Cursor) -> ci.Cursor | None:
             return None
         c = kids[0]
     return c if c.kind in (K.RETURN_STMT, K.CONTINUE_STMT, K.BREAK_STMT) else None
+
+
+def _is_test(c: ci.Cursor) -> bool:
+    """A comparison or a logical combination of them: a condition, whatever type holds it."""
+    c = strip(c)
+    return c.kind == K.BINARY_OPERATOR and binary_op(c) in ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
+
+
+def _address_of(c: ci.Cursor) -> ci.Cursor | None:
+    """The subscript ``x[i]`` of ``&x[i]`` (through casts and parentheses)."""
+    c = strip(c)
+    while c.kind in (K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_CONST_CAST_EXPR):
+        kids = [k for k in children(c) if k.kind != K.TYPE_REF]
+        if not kids:
+            return None
+        c = strip(kids[-1])
+    if c.kind != K.UNARY_OPERATOR or unary_op(c) != "&":
+        return None
+    kids = children(c)
+    inner = strip(kids[0]) if kids else None
+    return inner if inner is not None and inner.kind == K.ARRAY_SUBSCRIPT_EXPR and len(children(inner)) == 2 else None
 
 
 def _assignments(c: ci.Cursor) -> list[ci.Cursor]:

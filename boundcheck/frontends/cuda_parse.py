@@ -165,8 +165,30 @@ def child_list(c: ci.Cursor) -> list[Node]:
     tu = c._tu
     for child in out:
         child._tu = tu
+        if child.kind == ci.CursorKind.CALL_EXPR and not child.spelling:
+            _as_operator(child)
     c._bc_kids = out
     return out
+
+
+_COMPARISONS = {"<", ">", "<=", ">=", "==", "!=", "&&", "||"}
+
+
+def _as_operator(call: Node) -> None:
+    """``i < n`` where ``n`` has a template's dependent type (``index_t n``) is an unresolved call
+    of ``operator<`` to libclang: made the binary operator it is, so every walker reads it as one.
+    Comparisons and logical operators only: arithmetic on a dependent pointer (``p + off``) is
+    read as the call it is where the pointer is resolved."""
+    kids = child_list(call)
+    if len(kids) != 3 or kids[1].kind != ci.CursorKind.DECL_REF_EXPR:
+        return
+    refs = child_list(kids[1])
+    name = refs[0].spelling if len(refs) == 1 and refs[0].kind == ci.CursorKind.OVERLOADED_DECL_REF else ""
+    op = name[len("operator"):] if name and name.startswith("operator") else ""
+    if op in _COMPARISONS:
+        call.__dict__["kind"] = ci.CursorKind.BINARY_OPERATOR
+        call._bc_binary = op
+        call._bc_kids = [kids[0], kids[2]]
 
 
 @lru_cache(maxsize=1)
@@ -186,14 +208,24 @@ _SCOPES = {ci.CursorKind.NAMESPACE, ci.CursorKind.LINKAGE_SPEC, ci.CursorKind.UN
 _FUNCTIONS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.FUNCTION_TEMPLATE)
 
 
+_CLASSES = {ci.CursorKind.STRUCT_DECL, ci.CursorKind.CLASS_DECL, ci.CursorKind.CLASS_TEMPLATE,
+            ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION}
+_METHODS = (ci.CursorKind.CXX_METHOD, ci.CursorKind.FUNCTION_TEMPLATE)
+
+
 def functions(cursor: ci.Cursor) -> list[ci.Cursor]:
-    """The function definitions of the main file, inside namespaces and ``extern "C"`` too."""
+    """The function definitions of the main file, inside namespaces and ``extern "C"`` too, and
+    its functors' ``__device__ operator()``: the body a generic kernel of another file runs (as
+    apex's ``multi_tensor_apply`` runs its functors). Other methods are helpers of a class."""
     out = []
     for c in child_list(cursor):
         if c.kind in _SCOPES and in_main_file(c):
             out += functions(c)
         elif c.kind in _FUNCTIONS and c.is_definition() and in_main_file(c):
             out.append(c)
+        elif c.kind in _CLASSES and in_main_file(c):
+            out += [m for m in child_list(c) if m.kind in _METHODS and m.spelling == "operator()"
+                    and m.is_definition() and is_device(m)]
     return out
 
 

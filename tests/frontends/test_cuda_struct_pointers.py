@@ -1,0 +1,95 @@
+"""CUDA code the frontend used to misread: comparisons of a template's dependent type, a functor's
+device ``operator()`` (the body a generic kernel runs), pointers held in a parameter struct, an
+address taken (``&x[i]``) rather than an access, and a test kept in an ``int``. Each is paired
+with a near variant, and the rule code and line are asserted."""
+
+from __future__ import annotations
+
+from boundcheck.model import Language
+from tests.checking import findings, line_of
+
+DEPENDENT = """\
+template <typename index_t>
+__global__ void copy(const float* g, float* p, index_t n) {
+  for (index_t start = 0; start < n; start += blockDim.x * 4) {
+    for (int ii = 0; ii < 4; ii++) {
+      int i = start + threadIdx.x + ii * blockDim.x;
+      if (i < n) {
+        p[i] = g[i];
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_guard_on_a_dependent_type_is_a_guard() -> None:
+    """``i < n`` with ``index_t n`` is an unresolved ``operator<`` call to libclang."""
+    assert findings(DEPENDENT, Language.CUDA) == []
+
+
+def test_without_that_guard_the_store_is_reported() -> None:
+    src = DEPENDENT.replace("if (i < n) {", "{")
+    assert findings(src, Language.CUDA) == [(line_of(src, "p[i] = g[i]"), "BC101"), (line_of(src, "p[i] = g[i]"), "BC102")]
+
+
+FUNCTOR = """\
+struct TensorList { void* addresses[2][36]; int sizes[36]; int block_to_tensor[320]; };
+
+template <typename T>
+struct ScaleFunctor {
+  __device__ __forceinline__ void operator()(int chunk_size, TensorList& tl, float scale) {
+    int loc = tl.block_to_tensor[blockIdx.x];
+    int n = tl.sizes[loc];
+    T* in = (T*)tl.addresses[0][loc];
+    T* out = (T*)tl.addresses[1][loc];
+    float r[4];
+    for (int start = 0; start < n && start < chunk_size; start += blockDim.x * 4) {
+      for (int ii = 0; ii < 4; ii++) {
+        int i = start + threadIdx.x + ii * blockDim.x;
+        if (i < n && i < chunk_size)
+          r[ii] = in[i];
+      }
+      for (int ii = 0; ii < 4; ii++) {
+        int i = start + threadIdx.x + ii * blockDim.x;
+        if (i < n && i < chunk_size)
+          out[i] = r[ii] * scale;
+      }
+    }
+  }
+};
+"""
+
+
+def test_a_functors_guarded_body_is_checked_and_clean() -> None:
+    assert findings(FUNCTOR, Language.CUDA) == []
+
+
+def test_a_brace_less_guard_leaves_the_next_statement_unguarded() -> None:
+    """apex's SGD functor before NVIDIA/apex@3b32c40: the second load ran past the chunk."""
+    src = FUNCTOR.replace("          r[ii] = in[i];\n", "          r[ii] = in[i];\n          r[ii] += out[i];\n")
+    assert findings(src, Language.CUDA) == [(line_of(src, "r[ii] += out[i]"), "BC101")]
+
+
+PARAMS = """\
+struct Params { float* src; float* dst; int n; };
+
+__global__ void scale(Params params) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float* const src = &params.src[i];
+  const int valid = i < params.n;
+  if (valid) {
+    params.dst[i] = src[0] * 2.f;
+  }
+}
+"""
+
+
+def test_pointers_in_a_parameter_struct_under_an_int_test_and_an_address_taken() -> None:
+    assert findings(PARAMS, Language.CUDA) == []
+
+
+def test_a_struct_pointer_written_without_the_guard_is_reported() -> None:
+    src = PARAMS.replace("    params.dst[i] = src[0] * 2.f;\n  }\n", "  }\n  params.dst[i] = src[0];\n")
+    line = line_of(src, "params.dst[i] = src[0];")
+    assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
