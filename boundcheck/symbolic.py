@@ -575,8 +575,9 @@ def _floor_wrapped_tile(terms: list[Term], lane_term: Term, lane_name: str, axis
         wrap = next((f.expr if isinstance(f, Axis) else f for f in t.factors if render(f) not in (*stride, tile)), None)
         if found is not None or t.coeff != 1 or len(rest) != 2 or not isinstance(wrap, Bin) or wrap.op != "%" \
                 or not isinstance(wrap.right, Bin) or wrap.right.op not in ("//", "/") \
-                or render(wrap.right.right) != tile or lanes(wrap):
-            return None
+                or render(wrap.right.right) != tile or lanes(wrap) \
+                or tile in {s.name for s in syms(wrap.right.left)}:
+            return None  # `% ((n + B - 1) // B)` counts the partial tile too
         found = render(wrap.right.left)
     return Bound(lane_name, lane_name, "<", found, True, span, wrap=True, axis=axis) if found else None
 

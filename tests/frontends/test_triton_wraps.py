@@ -76,3 +76,9 @@ def test_a_wrapped_tile_index_with_a_further_offset_is_not_bounded_by_the_count(
     src = TILES.format(count="D // BLOCK_D").replace(
         "offs = d_tile * BLOCK_D", "offs = (d_tile + 1) * BLOCK_D")
     assert findings(src) == [(line_of(src, "x = tl.load"), "BC101"), (line_of(src, "tl.store"), "BC102")]
+
+
+def test_a_tile_index_wrapped_by_a_rounded_up_count_written_as_a_floor_reaches_the_partial_tile() -> None:
+    """``(D + BLOCK_D - 1) // BLOCK_D`` is a ceiling: Liger's fused MoE kernels count tiles so."""
+    src = TILES.format(count="(D + BLOCK_D - 1) // BLOCK_D")
+    assert findings(src) == [(line_of(src, "x = tl.load"), "BC101"), (line_of(src, "tl.store"), "BC102")]
