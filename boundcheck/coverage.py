@@ -20,6 +20,7 @@ from boundcheck.model import (
     Kernel,
     Language,
     Loop,
+    Reduction,
     Space,
     Tiling,
     Use,
@@ -232,10 +233,13 @@ def harmful_uses(access: Access) -> list[Use]:
     guarded_axes = {b.axis for b in access.guards}
     out = []
     for use in access.uses:
-        if use.padding.value is None and not use.padding.stale:
+        # a shifted padding is reported where it is summed (`sum((x - mean) ** 2)`); into a dot the
+        # other operand's own zero padding usually cancels it, which the flows do not follow
+        shifted = bool(use.padding.shifted) and use.reduction is Reduction.SUM
+        if use.padding.value is None and not use.padding.stale and not shifted:
             continue
         if use.axes is not None and None not in guarded_axes and not guarded_axes & set(use.axes):
             continue
-        if use.padding.stale or not is_identity(use.padding.value, use.reduction.identity):
+        if use.padding.stale or shifted or not is_identity(use.padding.value, use.reduction.identity):
             out.append(use)
     return out

@@ -32,6 +32,7 @@ class Finding:
     fix: Fix | None = None
     suppressed_by: str | None = None  # the suppression comment's kind, when suppressed
     extra: dict[str, str] = field(default_factory=dict)
+    related: tuple[tuple[Span, str], ...] = ()  # other places the finding involves, each with a note
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.span.line, self.span.col, self.code)

@@ -129,12 +129,16 @@ class Padding:
 
     ``value`` is a float (``-inf``, ``0.0`` …) when known. ``undefined`` marks lanes the program
     never sets: Triton's masked load without ``other=`` (zero on every current backend, hence
-    ``value`` 0.0) or a shared-memory slot left ``stale`` from an earlier tile.
+    ``value`` 0.0) or a shared-memory slot left ``stale`` from an earlier tile. ``shifted`` names
+    the runtime value a padding was moved by on its way to a reduction (``x - mean``): the lanes
+    then hold ``pad - mean``, which a sum does not absorb.
     """
 
     value: float | None
     undefined: bool = False
     stale: bool = False
+    shifted: str = ""  # the padding moved by a runtime value (``x - mean``): unknown, and no identity
+    shift_at: Span | None = None  # where it was moved
 
     @property
     def known(self) -> bool:

@@ -41,12 +41,12 @@ class Rule:
 
     def finding(
         self, module: Module, span: Span, message: str, kernel: Kernel | None = None,
-        fix: Fix | None = None,
+        fix: Fix | None = None, related: tuple[tuple[Span, str], ...] = (),
     ) -> Finding:
         return Finding(
             # one line: code quoted from a multi-line condition keeps its words, not its layout
             code=self.code, name=self.name, message=" ".join(message.split()), path=module.path, span=span,
-            kernel=kernel.name if kernel else None, fix=fix,
+            kernel=kernel.name if kernel else None, fix=fix, related=related,
         )
 
 

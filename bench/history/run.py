@@ -101,7 +101,9 @@ def findings_at(gitdir: Path, commit: str, path: str) -> list[Finding]:
 
 
 def _on(f: Finding, lines: set[int]) -> bool:
-    return any(f.span.line <= n <= max(f.span.end_line, f.span.line) for n in lines)
+    """The finding's statement, or a place it names (the reduction a padding reaches), is on a
+    bug line: a padding bug is fixed where the load or where the reduction is written."""
+    return any(s.line <= n <= max(s.end_line, s.line) for s in (f.span, *(r for r, _ in f.related)) for n in lines)
 
 
 def mapped_lines(before: str, after: str, lines: tuple[int, ...]) -> set[int]:

@@ -861,7 +861,7 @@ class KernelAnalyser:
                 return Val(expr=sy.Num(v), number=float(v))
             return self._sym(node, sy.Kind.CONST)
         if isinstance(node, ast.BinOp):
-            return self.binop(_BINOPS.get(type(node.op), "?"), self.ev(node.left), self.ev(node.right))
+            return self.binop(_BINOPS.get(type(node.op), "?"), self.ev(node.left), self.ev(node.right), self.span(node))
         if isinstance(node, ast.BoolOp):
             vals = [self.ev(v) for v in node.values]
             out = vals[0]
@@ -897,7 +897,7 @@ class KernelAnalyser:
                 return replace(self._sym(node), extra={"branches": (self.ev(node.body), self.ev(node.orelse))})
         return self._sym(node)
 
-    def binop(self, op: str, a: Val, b: Val) -> Val:
+    def binop(self, op: str, a: Val, b: Val, span: Span | None = None) -> Val:
         if op == "&":
             data = {"data": bool(a.extra.get("data") or b.extra.get("data") or a.flows or b.flows)}
             conds = (a.conds or ()) + (b.conds or ())
@@ -912,9 +912,14 @@ class KernelAnalyser:
             else None
         if a.bptr is not None:
             return replace(a, expr=expr)
-        return Val(expr=expr, number=number, flows=self._arith_flows(op, a, b))
+        scalar = {"scalar": True} if _scalar(a) and _scalar(b) and (a.extra.get("scalar") or b.extra.get("scalar")) else {}
+        return Val(expr=expr, number=number, flows=self._arith_flows(op, a, b, span), extra=scalar)
 
-    def _arith_flows(self, op: str, a: Val, b: Val) -> tuple[Flow, ...]:
+    def _name_of(self, expr: sy.Expr) -> str:
+        """The local name holding ``expr`` (``mean``), or its text."""
+        return next((n for n, v in self.env.items() if v.expr == expr), sy.render(expr))
+
+    def _arith_flows(self, op: str, a: Val, b: Val, span: Span | None = None) -> tuple[Flow, ...]:
         if op not in ("+", "-", "*", "/"):
             return ()
         out = []
@@ -927,11 +932,11 @@ class KernelAnalyser:
             square = op == "*" and partner is not None and a == b
             scaled = f.nonneg and op in "*/" and (
                 (partner is not None and partner.nonneg) or (b.number is not None and b.number >= 0))
-            out.append(replace(f, pad=pad, nonneg=square or scaled))
+            out.append(_shifted(replace(f, pad=pad, nonneg=square or scaled), _shift_of(op, f, pad, b, self._name_of), span))
         for g in b.flows:
             if g.access not in shared:
-                out.append(replace(g, pad=_times_data(op, g.pad, arith_reversed(op, a.number, g.pad), a),
-                                   nonneg=False))
+                pad = _times_data(op, g.pad, arith_reversed(op, a.number, g.pad), a)
+                out.append(_shifted(replace(g, pad=pad, nonneg=False), _shift_of(op, g, pad, a, self._name_of), span))
         return tuple(out)
 
     def _compare(self, node: ast.Compare) -> Val:
@@ -1092,7 +1097,8 @@ class KernelAnalyser:
         cond, a, b = (self.ev(x) for x in args)
         bound_mask = bool(cond.conds) and any(sy.lanes(c.left) or sy.lanes(c.right) for c in cond.conds or ()) \
             and not cond.extra.get("data")
-        flows = [replace(f, pad=b.number, undefined=False) if bound_mask else replace(f, pad=None) for f in a.flows]
+        flows = [replace(f, pad=b.number, undefined=False, shifted="") if bound_mask else replace(f, pad=None)
+                 for f in a.flows]
         flows += [replace(f, pad=None) for f in b.flows]
         expr: sy.Expr = sy.Sym("where(...)", sy.Kind.OTHER)
         if a.expr is not None and b.expr is not None and cond.conds is not None \
@@ -1122,13 +1128,19 @@ class KernelAnalyser:
         rest = args if method else args[1:]
         axis_node = kw.get("axis") or (rest[0] if rest else None)
         axes = (axis_node.value,) if isinstance(axis_node, ast.Constant) and isinstance(axis_node.value, int) else None
-        self._record_uses(self.ev(target), _REDUCTIONS[name], span, axes)
-        return self._sym(node)
+        value = self.ev(target)
+        self._record_uses(value, _REDUCTIONS[name], span, axes)
+        kept = kw.get("keep_dims")
+        whole = (axis_node is None or value.flows and all(len(self.accesses[f.access].dims) == 1 for f in value.flows)) \
+            and not (isinstance(kept, ast.Constant) and kept.value)
+        # the reduction of a whole 1-D tile (`mean = tl.sum(x, axis=0) / n`) is one number
+        return replace(self._sym(node), extra={"scalar": True}) if whole else self._sym(node)
 
     def _record_uses(self, value: Val, reduction: Reduction, span: Span, axes: tuple[int, ...] | None) -> None:
         for f in value.flows:
             pending = self.accesses[f.access]
-            pad = Padding(f.pad, undefined=f.undefined)
+            pad = Padding(f.pad, undefined=f.undefined, shifted=f.shifted if f.pad is None else "",
+                          shift_at=f.shift_at if f.pad is None else None)
             if reduction in (Reduction.MAX, Reduction.ARGMAX) and f.nonneg and f.pad is not None and f.pad <= 0:
                 pad = Padding(-math.inf, undefined=f.undefined)  # a floor below every valid lane
             on = tuple(1 - a for a in axes) if f.swapped and axes is not None and set(axes) <= {0, 1} else \
@@ -1225,7 +1237,7 @@ class KernelAnalyser:
         dims, guards = (*dims, *gathered), [*guards, *gathered_bounds]
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
         padding, flows, other_at = None, (), None
-        if kind is AccessKind.READ and mask is not None:
+        if kind is AccessKind.READ and mask is not None and not self._full_at_launches(guards, dims):
             other = given.get("other")
             if other is None or (isinstance(other, ast.Constant) and other.value is None):
                 padding = Padding(0.0, undefined=True)
@@ -1344,6 +1356,21 @@ class KernelAnalyser:
         found = sy.comparison_bounds(c) or sy.descending_bounds(c.left, c.op, c.right, c.span)
         index = c.left_text if sy.lanes(c.left) else c.right_text
         return [replace(b, op_span=c.op_span, op_text=c.op_text, index=index or b.index) for b in found]
+
+    def _full_at_launches(self, guards: list[Bound], dims: tuple[Dim, ...]) -> bool:
+        """Every launch passes the mask's limits and tiles as numbers that leave no lane masked
+        (``head_dim=128, BLOCK_D=128`` for ``arange(0, BLOCK_D) < head_dim``): no lane is padded."""
+        launches = self.ctx.launch_layouts.get(self.root, [])
+        whole = {d.source: d.tile for d in dims if d.tiling is Tiling.WHOLE and d.tile}
+        if not launches or not guards or any(b.source not in whole or b.op not in ("<", "<=") or b.lane_offset
+                                             for b in guards):
+            return False
+        for values, _ in launches:
+            for b in guards:
+                limit, tile = values.get(b.limit, b.limit), values.get(whole[b.source], whole[b.source])
+                if not (limit.isdigit() and tile.isdigit() and int(tile) <= int(limit) + (b.op == "<=")):
+                    return False
+        return True
 
     def _fixed_at_launches(self, param: str) -> bool:
         """Every launch in the file passes ``param`` a number written in the code (``G=32``,
@@ -1509,6 +1536,31 @@ def _swap_order(order: list[ast.expr]) -> bool:
     """``tl.trans(x, 1, 0)`` / ``tl.trans(x, (1, 0))``: the 2-D transpose."""
     items = order[0].elts if len(order) == 1 and isinstance(order[0], (ast.Tuple, ast.List)) else order
     return [getattr(i, "value", None) for i in items] == [1, 0]
+
+
+def _shift_of(op: str, f: Flow, pad: float | None, other: Val, name_of: Callable[[sy.Expr], str]) -> str:
+    """What moved a finite padding to an unknown value: a runtime scalar added or subtracted
+    (``x - mean``, not loaded data nor a number), by the name that holds it. Kept while the
+    padding stays unknown; a product with data padded with zero on the same lanes
+    (``x_hat * (w * dy)``) is zero there again."""
+    if pad is not None or op == "*" and other.flows and all(g.pad == 0.0 for g in other.flows):
+        return ""
+    if op in "+-" and f.pad is not None and math.isfinite(f.pad) and not f.undefined and not other.flows \
+            and other.number is None and other.expr is not None and other.extra.get("scalar"):
+        return name_of(other.expr)
+    return f.shifted
+
+
+def _shifted(f: Flow, shift: str, span: Span | None) -> Flow:
+    """``f`` with its shift, placed where it first happened."""
+    return replace(f, shifted=shift, shift_at=None if not shift else f.shift_at if shift == f.shifted else span)
+
+
+def _scalar(v: Val) -> bool:
+    """One number for the whole tile: a whole reduction (marked), a literal, or sizes and ids."""
+    return bool(v.extra.get("scalar")) or v.number is not None or (
+        v.expr is not None and not v.flows
+        and sy.kinds(v.expr) <= {sy.Kind.EXTENT, sy.Kind.CONST, sy.Kind.PROGRAM, sy.Kind.LOOP})
 
 
 def _times_data(op: str, pad: float | None, result: float | None, other: Val) -> float | None:

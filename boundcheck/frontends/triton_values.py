@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from boundcheck.model import Span
 from boundcheck.symbolic import Comparison, Expr
 
 
@@ -25,6 +26,8 @@ class Flow:
     nonneg: bool = False  # every valid lane is >= 0 (after abs, exp, x * x)
     swapped: bool = False  # the data was transposed (``tl.trans`` of a 2-D tile): its axes are swapped
     axis: int | None = None  # a 1-D tile broadcast (``x[:, None]``): the axis its padded lanes lie along
+    shifted: str = ""  # a runtime value the padding was moved by (``x - mean``: padded lanes hold ``-mean``)
+    shift_at: Span | None = None  # where it was moved
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,10 @@ def _result(f: Finding, index: dict[str, int], levels: dict[str, str], artifacts
     if f.kernel:
         loc["logicalLocations"] = [{"name": f.kernel, "kind": "function"}]
     result["locations"] = [loc]
+    if f.related:
+        result["relatedLocations"] = [
+            {"id": i, "physicalLocation": {"artifactLocation": location, "region": _region(span)},
+             "message": {"text": note}} for i, (span, note) in enumerate(f.related)]
     line_hash = artifacts.line_hash(f.path, max(f.span.line, 1))
     if line_hash is not None:
         result["partialFingerprints"] = {"primaryLocationLineHash": line_hash}

@@ -34,7 +34,8 @@ class UndefinedPadding(Rule):
                     f" (zero on current backends), which is not the identity of"
                     f" {_chain(use)}; pass `other={_literal(use)}`"
                 )
-            yield self.finding(module, access.span, message, kernel, fix=_fix(access, use))
+            yield self.finding(module, access.span, message, kernel, fix=_fix(access, use),
+                               related=((use.span, f"the {use.reduction.value} the padding reaches"),))
 
 
 def _chain(use: Use) -> str:

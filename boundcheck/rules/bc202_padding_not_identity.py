@@ -21,14 +21,21 @@ class PaddingNotIdentity(Rule):
             if not uses:
                 continue
             use = uses[0]
-            via = "".join(f" becomes {format_value(use.padding.value)} after {v} and" for v in use.via[-1:])
-            advice = _advice(use.reduction)
+            shift = use.padding.shifted
+            if shift and use.padding.value is None:
+                via = f" the kernel shifts by `{shift}` (they hold {format_value(pad.value)} - {shift}) and then"
+                advice = f"mask again after the shift (`tl.where(mask, x - {shift}, {format_value(use.reduction.identity)})`)"
+            else:
+                via = "".join(f" becomes {format_value(use.padding.value)} after {v} and" for v in use.via[-1:])
+                advice = _advice(use.reduction)
             yield self.finding(
                 module, access.span,
                 f"out-of-bounds lanes of `{access.buffer}` are padded with {format_value(pad.value)},"
                 f" which{via} feeds {use.reduction.value}, whose identity is"
                 f" {format_value(use.reduction.identity)}: the padding changes the result; {advice}",
-                kernel,
+                kernel, related=((use.span, f"the {use.reduction.value} the padding reaches"),
+                                 *(((use.padding.shift_at, f"where the padding is shifted by `{shift}`"),)
+                                   if shift and use.padding.shift_at else ())),
             )
 
 
