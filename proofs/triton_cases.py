@@ -146,6 +146,13 @@ _kind(Kind(
     _band_rows,
 ))
 _kind(Kind(
+    "rowvar",  # launch(x, out): out[m] = mean((x[m, :] - mean(x[m, :])) ** 2)
+    _shapes_rows,
+    lambda s, g: {"x": 3.0 + torch.rand((s["M"], s["N"]), generator=g, dtype=torch.float64)},
+    lambda i: {"out": i["x"].var(dim=1, unbiased=False)},
+    _band_rows,
+))
+_kind(Kind(
     "map2d",  # launch(x, y): y = 2x + 1 on a 2-D tensor
     _shapes_2d,
     lambda s, g: {"x": torch.randn(s["M"], s["N"], generator=g, dtype=torch.float64)},
@@ -253,6 +260,8 @@ CASES: dict[str, Case] = {
     "BC202-padding-not-identity/bad_rowsum_neginf.py": Case("rowsum", _ROW, "values"),
     "BC202-padding-not-identity/good_rowmax_neginf.py": Case("rowmax", _ROW, "values"),
     "BC202-padding-not-identity/good_rowsum_zero.py": Case("rowsum", _ROW, "values"),
+    "BC202-padding-not-identity/bad_rowvar_centred.py": Case("rowvar", _ROW, "values"),
+    "BC202-padding-not-identity/good_rowvar_where.py": Case("rowvar", _ROW, "values"),
     # BC301 floor-trip-count
     "BC301-floor-trip-count/bad_gemm_floor_k.py": Case("gemm", _TG, "values"),
     "BC301-floor-trip-count/bad_rowsum_floor_range.py": Case("rowsum", _ROW, "values"),
