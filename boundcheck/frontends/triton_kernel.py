@@ -296,6 +296,7 @@ class KernelAnalyser:
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
         self.aliases: dict[str, sy.Expr] = {}  # name -> the compile-time expression assigned to it
+        self.carried_advances: set[int] = set()  # `p = tl.advance(p, d)` calls a loop applies per iteration
         self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
         self.masks: list[tuple[str, Val]] = []  # `name = <comparison>` in the kernel's own body
@@ -631,7 +632,18 @@ class KernelAnalyser:
         if isinstance(node, ast.Constant) and isinstance(node.value, bool):
             return node.value
         fixed = isinstance(node, ast.Name) and node.id not in self._assigned
-        return self.literal_flags.get(node.id) if fixed else None  # type: ignore[union-attr]
+        if not fixed:
+            return None
+        if node.id in self.literal_flags:  # type: ignore[union-attr]
+            return self.literal_flags[node.id]  # type: ignore[union-attr]
+        return self._launch_flag(node.id) if self.root == self.name else None  # type: ignore[union-attr]
+
+    def _launch_flag(self, param: str) -> bool | None:
+        """The kernel's own flag, written ``True`` or ``False`` alike at every launch in the file
+        (``RETURN_ENCODED_SOFTMAX=False``): a branch on it runs only that way."""
+        launches = self.ctx.launch_layouts.get(self.root, [])
+        seen = {values.get(param) for values, _ in launches}
+        return {"True": True, "False": False}.get(seen.pop()) if launches and len(seen) == 1 else None
 
     def _flag_arguments(self, fn: ast.FunctionDef, args: list[ast.expr], kw: dict[str, ast.expr],
                         ) -> tuple[dict[str, tuple[list[Divisibility], list[Divisibility]]], dict[str, bool]]:
@@ -839,10 +851,29 @@ class KernelAnalyser:
                 if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) \
                         and isinstance(value.left, ast.Name) and value.left.id == name:
                     out.append((name, self.ev(value.right)))
-                elif isinstance(value, ast.Call) and callee(value.func) == "advance" and len(value.args) > 1 \
-                        and isinstance(value.args[0], ast.Name) and value.args[0].id == name:
-                    out.append((name, self.ev(value.args[1])))
+                elif isinstance(value, ast.Call) and callee(value.func) == "advance":
+                    method = isinstance(value.func, ast.Attribute) and not _is_module(value.func.value)
+                    pointer = value.func.value if method else (value.args[0] if value.args else None)  # type: ignore[union-attr]
+                    deltas = value.args[0] if method and value.args else value.args[1] if len(value.args) > 1 else None
+                    if isinstance(pointer, ast.Name) and pointer.id == name and deltas is not None:
+                        out.append((name, self.ev(deltas)))
+                        self.carried_advances.add(id(value))
         return out
+
+    def _advance(self, node: ast.Call, receiver: ast.expr | None, args: list[ast.expr],
+                 kw: dict[str, ast.expr]) -> Val:
+        """``tl.advance(p, d)`` / ``p.advance(d)``: the block pointer moved by ``d``. One a loop
+        applies per iteration (``p = tl.advance(p, d)``) is already the loop's walk."""
+        method = receiver is not None and not _is_module(receiver)
+        pointer = self.ev(receiver if method else args[0])  # type: ignore[arg-type]
+        deltas_node = (args[0] if args else kw.get("offsets")) if method else (args[1] if len(args) > 1 else kw.get("offsets"))
+        deltas = self.ev(deltas_node) if deltas_node is not None else Val()
+        if id(node) in self.carried_advances or pointer.bptr is None or not deltas.items \
+                or len(deltas.items) != len(pointer.bptr.offsets):
+            return pointer
+        offs = tuple(o if d.number == 0 or d.expr is None else sy.Bin("+", o, d.expr)
+                     for o, d in zip(pointer.bptr.offsets, deltas.items))
+        return replace(pointer, bptr=replace(pointer.bptr, offsets=offs))
 
     # --- expressions --------------------------------------------------------------------------
 
@@ -1017,8 +1048,8 @@ class KernelAnalyser:
             return self._access(node, kind, None, {}, descriptor=True)
         if name == "make_block_ptr":
             return self._block_ptr(node, args, kw)
-        if name == "advance" and args:
-            return self.ev(args[0])
+        if name == "advance" and (args or receiver is not None):
+            return self._advance(node, receiver, args, kw)
         if name in _DESCRIPTORS:
             return Val(desc=True)
         if name in _TRANSPARENT and args:
@@ -1466,6 +1497,12 @@ class KernelAnalyser:
             mine = {tile for tile, tensor in bound.items() if given.get(buffer) == tensor}
             tiles = mine if tiles is None else tiles & mine
         return tuple(Divisibility(buffer, tile, LAUNCH_BINDING, spans=True) for tile in sorted(tiles or ()))
+
+
+def _is_module(node: ast.expr) -> bool:
+    """``tl`` / ``triton.language``: the receiver of a function call, not of a method."""
+    return isinstance(node, ast.Name) and node.id in ("tl", "triton", "language") \
+        or isinstance(node, ast.Attribute) and node.attr == "language"
 
 
 def _chunk_walk(index: sy.Expr, part: sy.DimPart) -> Dim:
