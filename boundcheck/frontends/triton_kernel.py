@@ -632,18 +632,7 @@ class KernelAnalyser:
         if isinstance(node, ast.Constant) and isinstance(node.value, bool):
             return node.value
         fixed = isinstance(node, ast.Name) and node.id not in self._assigned
-        if not fixed:
-            return None
-        if node.id in self.literal_flags:  # type: ignore[union-attr]
-            return self.literal_flags[node.id]  # type: ignore[union-attr]
-        return self._launch_flag(node.id) if self.root == self.name else None  # type: ignore[union-attr]
-
-    def _launch_flag(self, param: str) -> bool | None:
-        """The kernel's own flag, written ``True`` or ``False`` alike at every launch in the file
-        (``RETURN_ENCODED_SOFTMAX=False``): a branch on it runs only that way."""
-        launches = self.ctx.launch_layouts.get(self.root, [])
-        seen = {values.get(param) for values, _ in launches}
-        return {"True": True, "False": False}.get(seen.pop()) if launches and len(seen) == 1 else None
+        return self.literal_flags.get(node.id) if fixed else None  # type: ignore[union-attr]
 
     def _flag_arguments(self, fn: ast.FunctionDef, args: list[ast.expr], kw: dict[str, ast.expr],
                         ) -> tuple[dict[str, tuple[list[Divisibility], list[Divisibility]]], dict[str, bool]]:

@@ -1,6 +1,5 @@
-"""Block pointers moved with ``tl.advance`` / ``p.advance`` outside a loop's walk, and a kernel
-flag every launch writes as the same literal. Each unsafe kernel is paired with its safe twin,
-and the rule code and line are asserted."""
+"""Block pointers moved with ``tl.advance`` / ``p.advance`` outside a loop's walk. Each unsafe
+kernel is paired with its safe twin, and the rule code and line are asserted."""
 
 from __future__ import annotations
 
@@ -57,14 +56,13 @@ def scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr, DEBUG: tl.constexpr):
 
 
 def launch(x, y):
-    scale[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256, DEBUG={flag})
+    scale[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256, DEBUG=False)
 """
 
 
-def test_a_branch_every_launch_switches_off_is_not_run() -> None:
-    assert findings(FLAGGED.format(flag="False")) == []
-
-
-def test_the_same_branch_switched_on_is_reported() -> None:
-    src = FLAGGED.format(flag="True")
+def test_a_branch_the_files_launches_switch_off_is_still_checked() -> None:
+    """Another module may launch the kernel with the flag on (fla's cp/chunk_delta_h kernel runs
+    with INTRACARD_MODE=False in its own file and True in common/intracard_cp.py), and a one-file
+    run sees only this file's launches."""
+    src = FLAGGED
     assert findings(src) == [(line_of(src, "tl.store(y_ptr + offs, x)"), "BC102")]
