@@ -362,6 +362,8 @@ def dims_of(
         if best is not None:
             groups[best].append(t)
     outer = _outer_offsets(terms, lane_terms)
+    wrapped = any(isinstance(g := (f.expr if isinstance(f, Axis) else f), Bin) and g.op == "%"
+                  for t in terms for f in t.factors)
     parts: dict[tuple[str, int | None], DimPart] = {}
     terms_of: dict[tuple[str, int | None], Term] = {}
     for i, lt in enumerate(lane_terms):
@@ -377,7 +379,8 @@ def dims_of(
             key = (lane_name, axis)
             offset = frozenset(s.name for t in groups[i] for f in t.factors for s in syms(f)
                                if s.kind in (Kind.PROGRAM, Kind.LOOP))
-            intrinsic = _intrinsic(lt, lane_name, axis, span) or _floor_wrapped_tile(every, lt, lane_name, axis, span)
+            intrinsic = _intrinsic(lt, lane_name, axis, span) \
+                or (_floor_wrapped_tile(every, lt, lane_name, axis, span) if wrapped else None)
             rows = None
             if intrinsic is None and dim.tiling is not Tiling.WHOLE:
                 rows = intrinsic = _whole_tile_pitch(terms, lt, lane_name, axis, span)

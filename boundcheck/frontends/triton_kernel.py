@@ -490,8 +490,10 @@ class KernelAnalyser:
         if isinstance(target, ast.Name):
             value = self.env[target.id] = _kept(target.id, value, self.sizes)
             expr = value.expr
-            if expr is not None and not isinstance(expr, sy.Sym) and sy.kinds(expr) == {sy.Kind.CONST}:
-                self.aliases[target.id] = expr  # `PAIRED: tl.constexpr = SPLIT * 2`: a tile's value
+            # `PAIRED: tl.constexpr = SPLIT * 2`: a tile's value (tiles are named in capitals)
+            if target.id.isupper() and expr is not None and not isinstance(expr, sy.Sym) \
+                    and sy.kinds(expr) == {sy.Kind.CONST}:
+                self.aliases[target.id] = expr
             else:
                 self.aliases.pop(target.id, None)
             found = sy.lanes(value.expr) if value.expr is not None else set()
@@ -881,7 +883,7 @@ class KernelAnalyser:
                 return Val(expr=sy.Num(v), number=float(v))
             return self._sym(node, sy.Kind.CONST)
         if isinstance(node, ast.BinOp):
-            return self.binop(_BINOPS.get(type(node.op), "?"), self.ev(node.left), self.ev(node.right), self.span(node))
+            return self.binop(_BINOPS.get(type(node.op), "?"), self.ev(node.left), self.ev(node.right), node)
         if isinstance(node, ast.BoolOp):
             vals = [self.ev(v) for v in node.values]
             out = vals[0]
@@ -917,7 +919,7 @@ class KernelAnalyser:
                 return replace(self._sym(node), extra={"branches": (self.ev(node.body), self.ev(node.orelse))})
         return self._sym(node)
 
-    def binop(self, op: str, a: Val, b: Val, span: Span | None = None) -> Val:
+    def binop(self, op: str, a: Val, b: Val, node: ast.AST | None = None) -> Val:
         if op == "&":
             data = {"data": bool(a.extra.get("data") or b.extra.get("data") or a.flows or b.flows)}
             conds = (a.conds or ()) + (b.conds or ())
@@ -932,14 +934,20 @@ class KernelAnalyser:
             else None
         if a.bptr is not None:
             return replace(a, expr=expr)
-        scalar = {"scalar": True} if _scalar(a) and _scalar(b) and (a.extra.get("scalar") or b.extra.get("scalar")) else {}
-        return Val(expr=expr, number=number, flows=self._arith_flows(op, a, b, span), extra=scalar)
+        scalar = {"scalar": True} if (a.extra.get("scalar") or b.extra.get("scalar")) and _scalar(a) and _scalar(b) else {}
+        return Val(expr=expr, number=number, flows=self._arith_flows(op, a, b, node), extra=scalar)
 
     def _name_of(self, expr: sy.Expr) -> str:
         """The local name holding ``expr`` (``mean``), or its text."""
         return next((n for n, v in self.env.items() if v.expr == expr), sy.render(expr))
 
-    def _arith_flows(self, op: str, a: Val, b: Val, span: Span | None = None) -> tuple[Flow, ...]:
+    def _shifted(self, f: Flow, shift: str, node: ast.AST | None) -> Flow:
+        """``f`` with its shift, placed where it first happened (``node``, the arithmetic)."""
+        if shift == f.shifted:
+            return f
+        return replace(f, shifted=shift, shift_at=self.span(node) if shift and node is not None else None)
+
+    def _arith_flows(self, op: str, a: Val, b: Val, node: ast.AST | None = None) -> tuple[Flow, ...]:
         if op not in ("+", "-", "*", "/"):
             return ()
         out = []
@@ -952,11 +960,11 @@ class KernelAnalyser:
             square = op == "*" and partner is not None and a == b
             scaled = f.nonneg and op in "*/" and (
                 (partner is not None and partner.nonneg) or (b.number is not None and b.number >= 0))
-            out.append(_shifted(replace(f, pad=pad, nonneg=square or scaled), _shift_of(op, f, pad, b, self._name_of), span))
+            out.append(self._shifted(replace(f, pad=pad, nonneg=square or scaled), _shift_of(op, f, pad, b, self._name_of), node))
         for g in b.flows:
             if g.access not in shared:
                 pad = _times_data(op, g.pad, arith_reversed(op, a.number, g.pad), a)
-                out.append(_shifted(replace(g, pad=pad, nonneg=False), _shift_of(op, g, pad, a, self._name_of), span))
+                out.append(self._shifted(replace(g, pad=pad, nonneg=False), _shift_of(op, g, pad, a, self._name_of), node))
         return tuple(out)
 
     def _compare(self, node: ast.Compare) -> Val:
@@ -1219,7 +1227,10 @@ class KernelAnalyser:
             return self._sym(node)
         parts = sy.dims_of(ptr.expr, span, self.loop_of, aliases=self.aliases)
         names = self._index_names(given["pointer"])
-        dims = tuple(self._past_own_subtile(replace(p, dim=_named(_chunk_walk(ptr.expr, p), names))) for p in parts)
+        loaded = any(p.dim.tiling is Tiling.WHOLE and p.dim.tile for p in parts) \
+            and any(sy.is_loaded(s) for s in sy.syms(ptr.expr))
+        dims = tuple(self._past_own_subtile(replace(p, dim=_named(_chunk_walk(ptr.expr, p) if loaded else p.dim, names)))
+                     for p in parts)
         self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
@@ -1575,11 +1586,6 @@ def _shift_of(op: str, f: Flow, pad: float | None, other: Val, name_of: Callable
             and other.number is None and other.expr is not None and other.extra.get("scalar"):
         return name_of(other.expr)
     return f.shifted
-
-
-def _shifted(f: Flow, shift: str, span: Span | None) -> Flow:
-    """``f`` with its shift, placed where it first happened."""
-    return replace(f, shifted=shift, shift_at=None if not shift else f.shift_at if shift == f.shifted else span)
 
 
 def _scalar(v: Val) -> bool:
