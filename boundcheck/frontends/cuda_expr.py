@@ -80,7 +80,8 @@ class Scope:
 
     env: dict[str, Expr] = field(default_factory=dict)  # local → value
     kinds: dict[str, Kind] = field(default_factory=dict)  # parameter / constant → kind
-    conds: dict[str, ci.Cursor] = field(default_factory=dict)  # bool local → its condition
+    # bool local → its condition, with the values its names held where it was computed
+    conds: dict[str, tuple[ci.Cursor, dict[str, Expr]]] = field(default_factory=dict)
     consts: dict[str, float] = field(default_factory=dict)  # float local → constant it holds
     ptrs: dict[str, object] = field(default_factory=dict)  # a helper's pointer parameter → the caller's pointer
     # integer local → the `c ? 0 : n` it was set to: a count that is zero where c holds
@@ -320,7 +321,10 @@ class Converter:
             kids = children(c)
             return self._atoms(kids[0], scope, not negated) if kids else []
         if c.kind == K.DECL_REF_EXPR and c.spelling in scope.conds:
-            return self._atoms(scope.conds[c.spelling], scope, negated)
+            # `valid = c < n; if (!valid) c = n - 4;`: the test holds of the value c had then
+            cond, env = scope.conds[c.spelling]
+            then = Scope(env, scope.kinds, scope.conds, scope.consts, scope.ptrs, scope.counts)
+            return self._atoms(cond, then, negated)
         if c.kind == K.CALL_EXPR and c.spelling in self.helpers and self._depth < 4:
             ret = returned_expr(self.helpers[c.spelling])
             if ret is None:

@@ -459,7 +459,7 @@ class KernelBuilder:
             self.conv.expr(children(taken)[1] if taken is not None else init, st.scope)
             return
         if t.kind == ci.TypeKind.BOOL or is_integer(d) and _is_test(init):
-            st.scope.conds[name] = init  # also `const int is_valid_c = thread_c < params.c;`
+            st.scope.conds[name] = (init, dict(st.scope.env))  # also `const int is_valid_c = c < params.c;`
         if d.type.is_const_qualified() and is_integer(d) and not lanes(self.conv.expr(init, Scope(kinds=st.scope.kinds))) \
                 and strip(init).kind == K.INTEGER_LITERAL:
             st.scope.kinds = {**st.scope.kinds, name: Kind.CONST}

@@ -93,3 +93,28 @@ def test_a_struct_pointer_written_without_the_guard_is_reported() -> None:
     src = PARAMS.replace("    params.dst[i] = src[0] * 2.f;\n  }\n", "  }\n  params.dst[i] = src[0];\n")
     line = line_of(src, "params.dst[i] = src[0];")
     assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+
+
+CLAMPED = """\
+__global__ void bias(const float* b, float* out, int c) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int valid = t < c;
+  if (!valid) t = c - 1;
+  float v = 0.f;
+  if (valid) v = b[blockIdx.x * blockDim.x + threadIdx.x];
+  out[t] = v;
+}
+"""
+
+
+def test_a_test_kept_in_a_name_holds_of_the_values_it_was_computed_from() -> None:
+    """apex groupbn: ``is_valid_c = thread_c < params.c`` before ``thread_c`` is clamped: the
+    read under the test, at the unclamped index, is guarded by it."""
+    assert findings(CLAMPED, Language.CUDA) == []
+
+
+
+
+def test_without_the_test_the_read_is_reported() -> None:
+    src = CLAMPED.replace("  if (valid) v = b[", "  v = b[")
+    assert (line_of(src, "v = b["), "BC101") in findings(src, Language.CUDA)
