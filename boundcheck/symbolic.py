@@ -809,6 +809,39 @@ def tile_walk(stop: Expr, step: Expr | None = None, int_division_ops: tuple[str,
     return None
 
 
+def whole_multiple(extent: Expr, step: Expr) -> bool:
+    """``extent`` is a whole number of ``step``s whatever its sizes: one product holding every
+    factor of the step (``n * W * 128 / 4`` of ``32 * W``; a literal division is exact where it
+    divides the product's coefficient)."""
+    def product(e: Expr) -> Term | None:
+        terms = expand(e)
+        if len(terms) != 1:
+            return None
+        t = terms[0]
+        opened = []
+        coeff = t.coeff
+        for f in t.factors:
+            if isinstance(f, Bin) and f.op in ("/", "//") and isinstance(f.right, Num) and f.right.value > 0:
+                inner = product(f.left)
+                if inner is None or inner.coeff % f.right.value:
+                    return None
+                coeff *= inner.coeff // f.right.value
+                opened += inner.factors
+            else:
+                opened.append(f)
+        return Term(coeff, tuple(opened))
+
+    a, b = product(extent), product(step)
+    if a is None or b is None or not b.factors or not b.coeff or a.coeff % b.coeff:
+        return False
+    rest = [render(f) for f in a.factors]
+    for f in b.factors:
+        if render(f) not in rest:
+            return False
+        rest.remove(render(f))
+    return True
+
+
 def _is_ceiling_numerator(num_terms: list[Term], den: Expr) -> bool:
     den_text = terms_text(variable(expand(den)))
     return any(terms_text([t]) == den_text for t in variable(num_terms) if len(num_terms) > 1)

@@ -92,6 +92,7 @@ from boundcheck.symbolic import (
     tile_walk,
     upper_form,
     variable,
+    whole_multiple,
 )
 
 K = ci.CursorKind
@@ -955,7 +956,7 @@ class KernelBuilder:
         below = () if top is None else tuple(
             replace(g, bound=replace(g.bound, wrap=True)) for g in self.guards_of(
                 [Comparison(st.scope.env[var], "<", top, header, None, "<", self.src.text_of(c))]))
-        trip, walks = None, None
+        trip, walks, exact = None, None, False
         # a pipelined loop starts at the second tile (`bk = 1`, the first loaded before it): its
         # floor-divided limit still drops the tail
         if var is not None and start is not None and (start == Num(0) or _per_warp(start) or
@@ -967,6 +968,8 @@ class KernelBuilder:
                 elif a.op == "<" and start == Num(0) and step_of_var != Num(1) \
                         and a.left == _times(Sym(var, Kind.LOOP), step_of_var):
                     walks = tile_walk(a.right, step_of_var)  # for (k = 0; k < K; k += TILE)
+                    # `off < n * 32 * W` stepped by `32 * W`: the last tile is whole
+                    exact = exact or walks is not None and whole_multiple(a.right, step_of_var)
         elif var is not None and start is not None and lanes(start) and not _per_warp(start):
             # a block / grid-stride loop over packs of W (`i < n / 4` with `i * 4 + k` inside) stops
             # at the last whole pack, as a floored trip count does
@@ -983,7 +986,7 @@ class KernelBuilder:
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == st.scope.env.get(var) == _times(Sym(var, Kind.LOOP), Num(k)):
                     self.loop_ranges[var] = (k, a.right, a.op)
-        loop = Loop(header, var, trip, full_tiles=trip is not None, end_line=last(body).line, walks=walks,
+        loop = Loop(header, var, trip, full_tiles=trip is not None or exact, end_line=last(body).line, walks=walks,
                     walks_tail=any(_past_extent(a) for a in atoms))
         self.kernel.loops.append(loop)
         if var is not None:

@@ -118,3 +118,25 @@ def test_a_test_kept_in_a_name_holds_of_the_values_it_was_computed_from() -> Non
 def test_without_the_test_the_read_is_reported() -> None:
     src = CLAMPED.replace("  if (valid) v = b[", "  v = b[")
     assert (line_of(src, "v = b["), "BC101") in findings(src, Language.CUDA)
+
+
+WALK = """\
+template <int warps>
+__global__ void flush(const int4* smem_like, int4* out, int chunks) {
+  int lane = threadIdx.x % 32 + (blockIdx.x % warps) * 32;
+  for (int off = 0; off < {limit}; off += 32 * warps) {
+    out[off + lane] = smem_like[off + lane];
+  }
+}
+"""
+
+
+def test_a_lane_walk_up_to_a_whole_multiple_of_its_step_ends_on_a_whole_tile() -> None:
+    """applied-ai hadamard: ``off < chunks * warps * 128 / 4`` stepped by ``32 * warps``."""
+    assert findings(WALK.replace("{limit}", "chunks * warps * 128 / 4"), Language.CUDA) == []
+
+
+def test_a_lane_walk_up_to_any_count_may_end_on_a_partial_tile() -> None:
+    src = WALK.replace("{limit}", "chunks * 100")
+    line = line_of(src, "out[off + lane]")
+    assert (line, "BC102") in findings(src, Language.CUDA)
