@@ -519,7 +519,10 @@ def _divides(aliases: Mapping[str, Expr] | None, tile: str, offset: Term, rest: 
     taken out of ``rest``."""
     value = (aliases or {}).get(tile)
     terms = expand(value) if value is not None else []
-    if len(terms) != 1 or not terms[0].factors or abs(offset.coeff) % abs(terms[0].coeff or 1):
+    # a quotient (`BN // 32`, a packed tile) is no product: whether its tiles are whole is the
+    # packed-tile reading's, which needs the divisor written
+    if len(terms) != 1 or not terms[0].factors or abs(offset.coeff) % abs(terms[0].coeff or 1) \
+            or not all(isinstance(f, Sym) for f in terms[0].factors):
         return False
     left = list(rest)
     for f in terms[0].factors:

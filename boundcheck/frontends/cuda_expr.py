@@ -479,6 +479,14 @@ def returned_expr(fn: ci.Cursor) -> ci.Cursor | None:
     return kids[0] if kids else None
 
 
+def pointer_typed(c: ci.Cursor) -> bool:
+    """``c``'s type is a pointer (False for a type kind these libclang bindings do not know)."""
+    try:
+        return c.type.get_canonical().kind == ci.TypeKind.POINTER
+    except ValueError:
+        return False
+
+
 def literal(c: ci.Cursor, src: Source) -> float | int | None:
     tok = src.token_at(first(c).offset) if first(c).file is not None else None
     if tok is None or not tok.text[:1].isdigit() and tok.text[:1] != ".":

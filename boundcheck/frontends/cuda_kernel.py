@@ -31,6 +31,7 @@ from boundcheck.frontends.cuda_expr import (
     const_value,
     is_integer,
     params,
+    pointer_typed,
     strip,
 )
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
@@ -499,7 +500,7 @@ class KernelBuilder:
             return
         if target.kind == K.DECL_REF_EXPR:
             name = target.spelling
-            pointer = name in st.ptrs or op == "=" and target.type.get_canonical().kind == ci.TypeKind.POINTER
+            pointer = name in st.ptrs or op == "=" and pointer_typed(target)
             if pointer and op in ("+=", "-=", "="):
                 taken = None
                 if op == "=":
@@ -1156,8 +1157,7 @@ class KernelBuilder:
         (by value or reference, or its own members in a functor's method), a pointer to memory the
         host allocated, as a pointer parameter is. ``typed``: the expression's own type says it is
         a pointer (a cast says so where a template leaves it dependent)."""
-        if c.kind not in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) \
-                or typed and c.type.get_canonical().kind != ci.TypeKind.POINTER:
+        if c.kind not in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) or typed and not pointer_typed(c):
             return False
         root = c
         while root.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR, K.UNEXPOSED_EXPR, K.PAREN_EXPR):
@@ -1168,11 +1168,11 @@ class KernelBuilder:
         if root.kind == K.CXX_THIS_EXPR:
             return True
         ref = root.referenced if root.kind == K.DECL_REF_EXPR else None
-        return ref is not None and ref.kind == K.PARM_DECL and ref.type.get_canonical().kind != ci.TypeKind.POINTER
+        return ref is not None and ref.kind == K.PARM_DECL and not pointer_typed(ref)
 
     def _parameter_pointer(self, c: ci.Cursor) -> Ref:
         name = self.src.text_of(c)
-        size = _size(c.type.get_canonical().get_pointee())
+        size = _size(c.type.get_canonical().get_pointee()) if pointer_typed(c) else 0  # a cast sizes it
         return Ref(name, Space.GLOBAL, Num(0), size, size)
 
     def _on_access(self, c: ci.Cursor, scope: Scope, atomic: bool = False) -> None:

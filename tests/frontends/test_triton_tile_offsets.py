@@ -59,3 +59,10 @@ def test_a_tile_named_by_an_alias_is_stepped_by_the_program() -> None:
 
 def test_the_masked_alias_store_is_clean() -> None:
     assert findings(ALIAS.format(mask=", mask=rows < n_blocks")) == []
+
+
+def test_a_tile_named_by_a_quotient_is_left_to_the_packed_tile_reading() -> None:
+    """``NUM_QUANT_BLOCKS: tl.constexpr = BLOCK_N // QUANT`` (aiter's mxfp4 scales, one per
+    QUANT columns): whether those tiles are whole follows N's, which the alias does not carry."""
+    src = ALIAS.format(mask="").replace("PAIRED: tl.constexpr = SPLIT * 2", "PAIRED: tl.constexpr = BLOCK // SPLIT")
+    assert findings(src) == []
