@@ -23,6 +23,9 @@ def to_dict(f: Finding) -> dict[str, object]:
                        "content": e.text} for e in f.fix.edits],
         },
         "suppressed": f.suppressed_by,
+        "related": [{"location": {"row": s.line, "column": s.col + 1},
+                     "end_location": {"row": s.end_line, "column": s.end_col + 1}, "message": note}
+                    for s, note in f.related],
     }
 
 

@@ -34,6 +34,8 @@ def render(findings: list[Finding], show_source: bool = True, color: bool = Fals
                 out.append(f"{cyan}{' ' * width} |{reset}")
                 out.append(f"{cyan}{f.span.line} |{reset} {text}")
                 out.append(f"{cyan}{' ' * width} |{reset} {' ' * f.span.col}{red}{carets} {f.code}{reset}")
+                for span, note in f.related:  # the places the finding involves beside its own line
+                    out.append(f"{cyan}{' ' * width} = {reset}note: line {span.line}: {note}")
                 if f.fix:
                     out.append(f"{cyan}{' ' * width} = {reset}fix: {f.fix.message}")
             out.append("")

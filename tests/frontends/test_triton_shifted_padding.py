@@ -96,3 +96,21 @@ def test_a_mask_every_launch_fills_pads_no_lane() -> None:
 def test_a_launch_with_a_smaller_row_pads_lanes() -> None:
     src = _launched(96)
     assert findings(src) == [(line_of(src, "x = tl.load"), "BC202")]
+
+
+
+def test_the_text_and_json_reports_list_the_related_places(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from boundcheck.reporters import json as json_report
+    from boundcheck.reporters import text
+
+    src = LAYER_NORM.format(centred="x - mean")
+    path = tmp_path / "k.py"
+    path.write_text(src)
+    found, _ = check_source(str(path), Language.TRITON, src, Settings())
+    shown = text.render(found).splitlines()
+    assert f"   = note: line {line_of(src, 'var = tl.sum')}: the sum the padding reaches" in shown
+    assert f"   = note: line {line_of(src, 'xc = x - mean')}: where the padding is shifted by `mean`" in shown
+    row = json.loads(json_report.render(found))[0]
+    assert [(r["location"]["row"], r["message"]) for r in row["related"]] == [
+        (line_of(src, "var = tl.sum"), "the sum the padding reaches"),
+        (line_of(src, "xc = x - mean"), "where the padding is shifted by `mean`")]
