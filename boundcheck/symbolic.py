@@ -487,25 +487,35 @@ def _whole_tile_pitch(terms: list[Term], lane_term: Term, lane_name: str, axis: 
     return None
 
 
+def without(factors: list[Expr] | tuple[Expr, ...], names: list[str]) -> list[Expr] | None:
+    """``factors`` less one factor rendered as each of ``names`` (None where one is missing)."""
+    rest = list(factors)
+    for name in names:
+        hit = next((f for f in rest if render(f) == name), None)
+        if hit is None:
+            return None
+        rest.remove(hit)
+    return rest
+
+
 def _steps_by_tile(offset: Term, lane_term: Term, aliases: Mapping[str, Expr] | None = None) -> bool:
     """``pid * BLOCK`` is the tile offset of ``arange(0, BLOCK)``; ``row * stride`` is not: a
     program or loop offset belongs to a lane dimension only when, past the lane's stride, it is
     the tile times program / loop symbols (and constants) alone."""
     tiles = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
-    stride = [render(f) for f in lane_term.factors if not lanes(f)]
-    rest = [f for f in offset.factors]
-    for name in stride:
-        hit = next((f for f in rest if render(f) == name), None)
-        if hit is None:
-            return False
-        rest.remove(hit)
+    rest = without(offset.factors, [render(f) for f in lane_term.factors if not lanes(f)])
+    if rest is None:
+        return False
     known = {t for t in tiles if not t.startswith("blockDim.")}
     if known:
         tile_factor = next((f for f in rest if render(f) in known), None)
         if tile_factor is not None:
             rest.remove(tile_factor)
-        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 or _divides(aliases, t, offset, rest) for t in known):
-            return False
+        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 for t in known):
+            product = next((left for t in known if (left := _past_alias(aliases, t, offset, rest)) is not None), None)
+            if product is None:
+                return False
+            rest = product
         # past the tile only program / loop ids remain: `(b * H + h) * K * V` is the start of a
         # [K, V] matrix (the other dimension's size is a factor), not a step of the V lane
         return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} for f in rest)
@@ -514,24 +524,16 @@ def _steps_by_tile(offset: Term, lane_term: Term, aliases: Mapping[str, Expr] | 
     return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} or kinds(f) <= {Kind.CONST} for f in rest)
 
 
-def _divides(aliases: Mapping[str, Expr] | None, tile: str, offset: Term, rest: list[Expr]) -> bool:
-    """The tile is an alias of one product (``SPLIT * 2``) whose factors the offset holds: they are
-    taken out of ``rest``."""
+def _past_alias(aliases: Mapping[str, Expr] | None, tile: str, offset: Term, rest: list[Expr]) -> list[Expr] | None:
+    """``rest`` less the factors of the product the tile names (``PAIRED`` for ``SPLIT * 2``), where
+    the offset holds them all. A quotient (``BN // 32``, a packed tile) is no product: whether its
+    tiles are whole is the packed-tile reading's, which needs the divisor written."""
     value = (aliases or {}).get(tile)
     terms = expand(value) if value is not None else []
-    # a quotient (`BN // 32`, a packed tile) is no product: whether its tiles are whole is the
-    # packed-tile reading's, which needs the divisor written
     if len(terms) != 1 or not terms[0].factors or abs(offset.coeff) % abs(terms[0].coeff or 1) \
             or not all(isinstance(f, Sym) for f in terms[0].factors):
-        return False
-    left = list(rest)
-    for f in terms[0].factors:
-        hit = next((g for g in left if render(g) == render(f)), None)
-        if hit is None:
-            return False
-        left.remove(hit)
-    rest[:] = left
-    return True
+        return None
+    return without(rest, [render(f) for f in terms[0].factors])
 
 
 def _tile_of(lane_name: str) -> str | None:
@@ -573,16 +575,14 @@ def _floor_wrapped_tile(terms: list[Term], lane_term: Term, lane_name: str, axis
     stride = [render(f) for f in lane_term.factors if not lanes(f)]
     found = None
     for t in terms:
-        if t is lane_term or any(lanes(f) for f in t.factors):
-            continue
-        rest = [render(f) for f in t.factors]
-        if not all(name in rest and not rest.remove(name) for name in stride) or rest and tile not in rest:
-            continue  # another dimension's term (`row * D`)
-        wrap = next((f.expr if isinstance(f, Axis) else f for f in t.factors if render(f) not in (*stride, tile)), None)
-        if found is not None or t.coeff != 1 or len(rest) != 2 or not isinstance(wrap, Bin) or wrap.op != "%" \
-                or not isinstance(wrap.right, Bin) or wrap.right.op not in ("//", "/") \
-                or render(wrap.right.right) != tile or lanes(wrap) \
-                or tile in {s.name for s in syms(wrap.right.left)}:
+        rest = without(t.factors, stride) if t is not lane_term and not any(lanes(f) for f in t.factors) else None
+        if rest is None or rest and tile not in map(render, rest):
+            continue  # the lane itself, or another dimension's term (`row * D`)
+        wrapped = without(rest, [tile])
+        wrap = wrapped[0].expr if wrapped and isinstance(wrapped[0], Axis) else wrapped[0] if wrapped else None
+        if found is not None or t.coeff != 1 or len(wrapped or ()) != 1 or not isinstance(wrap, Bin) \
+                or wrap.op != "%" or not isinstance(wrap.right, Bin) or wrap.right.op not in ("//", "/") \
+                or render(wrap.right.right) != tile or lanes(wrap) or tile in {s.name for s in syms(wrap.right.left)}:
             return None  # `% ((n + B - 1) // B)` counts the partial tile too
         found = render(wrap.right.left)
     return Bound(lane_name, lane_name, "<", found, True, span, wrap=True, axis=axis) if found else None
@@ -835,14 +835,8 @@ def whole_multiple(extent: Expr, step: Expr) -> bool:
         return Term(coeff, tuple(opened))
 
     a, b = product(extent), product(step)
-    if a is None or b is None or not b.factors or not b.coeff or a.coeff % b.coeff:
-        return False
-    rest = [render(f) for f in a.factors]
-    for f in b.factors:
-        if render(f) not in rest:
-            return False
-        rest.remove(render(f))
-    return True
+    return a is not None and b is not None and bool(b.factors) and bool(b.coeff) and not a.coeff % b.coeff \
+        and without(a.factors, [render(f) for f in b.factors]) is not None
 
 
 def _is_ceiling_numerator(num_terms: list[Term], den: Expr) -> bool:

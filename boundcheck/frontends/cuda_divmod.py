@@ -9,7 +9,7 @@ guard on the wrong index (``threadIdx.x < n``) goes unseen.
 
 from __future__ import annotations
 
-from boundcheck.symbolic import Bin, Expr, Num, Term, expand, render
+from boundcheck.symbolic import Bin, Expr, Num, Term, expand, render, without
 
 
 def recombined(index: Expr) -> Expr:
@@ -37,7 +37,7 @@ def _divmod_pair(terms: list[Term]) -> tuple[Term, Term, list[Term]] | None:
             d = expand(f.right)
             if len(d) != 1 or d[0].coeff == 0:
                 continue
-            rest = _without(list(q.factors), [f, *d[0].factors])
+            rest = without(q.factors, [render(g) for g in (f, *d[0].factors)])
             if rest is None:
                 continue
             for r in terms:
@@ -50,17 +50,6 @@ def _divmod_pair(terms: list[Term]) -> tuple[Term, Term, list[Term]] | None:
                 whole = [Term(r.coeff * e.coeff, e.factors + tuple(rest)) for e in expand(f.left)]
                 return q, r, whole
     return None
-
-
-def _without(factors: list[Expr], drop: list[Expr]) -> list[Expr] | None:
-    """``factors`` less one occurrence of each of ``drop`` (by text); None if one is missing."""
-    out = list(factors)
-    for d in drop:
-        hit = next((i for i, f in enumerate(out) if render(f) == render(d)), None)
-        if hit is None:
-            return None
-        out.pop(hit)
-    return out
 
 
 def _key(factors: list[Expr]) -> list[str]:

@@ -43,7 +43,7 @@ def head_in_row(index: sy.Expr, buffer: str, part: sy.DimPart, span: Span, launc
             return None
         if len(t.factors) == 1 and sy.render(t.factors[0]) == buffer:
             continue
-        rest = _without(list(t.factors), stride)
+        rest = sy.without(list(t.factors), stride)
         if rest is None:
             return None
         if [sy.render(f) for f in rest if not sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP}] == [tile] and len(rest) == 2:
@@ -65,17 +65,6 @@ def head_in_row(index: sy.Expr, buffer: str, part: sy.DimPart, span: Span, launc
 def _is_lane_term(t: sy.Term, part: sy.DimPart) -> bool:
     return t.coeff == 1 and sorted(sy.render(f) for f in t.factors if not sy.lanes(f)) == list(part.stride) \
         and {n for f in t.factors for n, _ in sy.lanes(f)} == {part.dim.source}
-
-
-def _without(factors: list[sy.Expr], names: list[str]) -> list[sy.Expr] | None:
-    """``factors`` less one factor rendered as each of ``names`` (None where one is missing)."""
-    rest = list(factors)
-    for name in names:
-        hit = next((f for f in rest if sy.render(f) == name), None)
-        if hit is None:
-            return None
-        rest.remove(hit)
-    return rest
 
 
 def _head_counts(head: sy.Expr, launches: list[Layout], grids: list[tuple[str, ...] | None]) -> list[str]:
@@ -102,7 +91,7 @@ def _steps_rows(rest: list[sy.Expr], tile: str, count: str, launches: list[Layou
     sizes = [sy.render(f) for f in rest if not sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} and not sy.is_loaded(f)]
     if len(sizes) == len(rest):
         return False  # no row index at all: a fixed offset, not a row
-    if _without([sy.Sym(s, sy.Kind.CONST) for s in sizes], [count, tile]) is not None:
+    if sy.without([sy.Sym(s, sy.Kind.CONST) for s in sizes], [count, tile]) is not None:
         return True
     return any(all(values.get(tile) == f"{_atom(values.get(p, p))} // {_atom(values.get(count, count))}"
                    for values, _ in launches) for p in sizes)
