@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from boundcheck.model import Bound, Dim, FloorDiv, Loop, Span, TileWalk, Tiling
@@ -333,14 +333,14 @@ class DimPart:
 
 def dims_of(
     index: Expr, span: Span, loops: dict[str, Loop] | None = None, label: str = "",
-    aliases: Mapping[str, Expr] | None = None,
+    alias_of: Callable[[str], Expr | None] | None = None,
 ) -> list[DimPart]:
     """Split a flat index into its tile-varying dimensions.
 
     Each lane term ``lane * stride`` becomes a dimension; a term without lanes (``pid * B``,
     ``k * BLOCK``) is the tile offset of the lane term whose stride it extends, or of the unit-stride
     one. The dimension's tiling comes from the offsets' symbols (program id → PROGRAM, loop
-    variable → LOOP). ``aliases``: the values of tile names written as compile-time products
+    variable → LOOP). ``alias_of``: the value of a tile name written as a compile-time expression
     (``PAIRED: tl.constexpr = SPLIT * 2`` for ``arange(0, PAIRED)`` stepped by ``pid * PAIRED``).
     """
     loops = loops or {}
@@ -357,7 +357,7 @@ def dims_of(
         best, best_len = None, -1
         for i, lt in enumerate(lane_terms):
             s = _stride_key(lt)
-            if s <= key and len(s) > best_len and _steps_by_tile(t, lt, aliases):
+            if s <= key and len(s) > best_len and _steps_by_tile(t, lt, alias_of):
                 best, best_len = i, len(s)
         if best is not None:
             groups[best].append(t)
@@ -498,7 +498,7 @@ def without(factors: list[Expr] | tuple[Expr, ...], names: list[str]) -> list[Ex
     return rest
 
 
-def _steps_by_tile(offset: Term, lane_term: Term, aliases: Mapping[str, Expr] | None = None) -> bool:
+def _steps_by_tile(offset: Term, lane_term: Term, alias_of: Callable[[str], Expr | None] | None = None) -> bool:
     """``pid * BLOCK`` is the tile offset of ``arange(0, BLOCK)``; ``row * stride`` is not: a
     program or loop offset belongs to a lane dimension only when, past the lane's stride, it is
     the tile times program / loop symbols (and constants) alone."""
@@ -512,7 +512,7 @@ def _steps_by_tile(offset: Term, lane_term: Term, aliases: Mapping[str, Expr] | 
         if tile_factor is not None:
             rest.remove(tile_factor)
         elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 for t in known):
-            product = next((left for t in known if (left := _past_alias(aliases, t, offset, rest)) is not None), None)
+            product = next((left for t in known if (left := _past_alias(alias_of, t, offset, rest)) is not None), None)
             if product is None:
                 return False
             rest = product
@@ -524,11 +524,12 @@ def _steps_by_tile(offset: Term, lane_term: Term, aliases: Mapping[str, Expr] | 
     return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} or kinds(f) <= {Kind.CONST} for f in rest)
 
 
-def _past_alias(aliases: Mapping[str, Expr] | None, tile: str, offset: Term, rest: list[Expr]) -> list[Expr] | None:
+def _past_alias(alias_of: Callable[[str], Expr | None] | None, tile: str, offset: Term,
+                rest: list[Expr]) -> list[Expr] | None:
     """``rest`` less the factors of the product the tile names (``PAIRED`` for ``SPLIT * 2``), where
     the offset holds them all. A quotient (``BN // 32``, a packed tile) is no product: whether its
     tiles are whole is the packed-tile reading's, which needs the divisor written."""
-    value = (aliases or {}).get(tile)
+    value = alias_of(tile) if alias_of is not None else None
     terms = expand(value) if value is not None else []
     if len(terms) != 1 or not terms[0].factors or abs(offset.coeff) % abs(terms[0].coeff or 1) \
             or not all(isinstance(f, Sym) for f in terms[0].factors):

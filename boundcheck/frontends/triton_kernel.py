@@ -295,7 +295,6 @@ class KernelAnalyser:
         self._resolving: set[str] = set()  # local flags being read through their definitions
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
-        self.aliases: dict[str, sy.Expr] = {}  # name -> the compile-time expression assigned to it
         self.carried_advances: set[int] = set()  # `p = tl.advance(p, d)` calls a loop applies per iteration
         self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
@@ -489,13 +488,6 @@ class KernelAnalyser:
     def _bind(self, target: ast.expr, value: Val) -> None:
         if isinstance(target, ast.Name):
             value = self.env[target.id] = _kept(target.id, value, self.sizes)
-            expr = value.expr
-            # `PAIRED: tl.constexpr = SPLIT * 2`: a tile's value (tiles are named in capitals)
-            if target.id.isupper() and expr is not None and not isinstance(expr, sy.Sym) \
-                    and sy.kinds(expr) == {sy.Kind.CONST}:
-                self.aliases[target.id] = expr
-            else:
-                self.aliases.pop(target.id, None)
             found = sy.lanes(value.expr) if value.expr is not None else set()
             if len({name for name, _ in found}) == 1:
                 self.labels.setdefault(next(iter(found))[0], target.id)
@@ -843,21 +835,17 @@ class KernelAnalyser:
                         and isinstance(value.left, ast.Name) and value.left.id == name:
                     out.append((name, self.ev(value.right)))
                 elif isinstance(value, ast.Call) and callee(value.func) == "advance":
-                    method = isinstance(value.func, ast.Attribute) and not _is_module(value.func.value)
-                    pointer = value.func.value if method else (value.args[0] if value.args else None)  # type: ignore[union-attr]
-                    deltas = value.args[0] if method and value.args else value.args[1] if len(value.args) > 1 else None
+                    pointer, deltas = _advance_operands(value)
                     if isinstance(pointer, ast.Name) and pointer.id == name and deltas is not None:
                         out.append((name, self.ev(deltas)))
                         self.carried_advances.add(id(value))
         return out
 
-    def _advance(self, node: ast.Call, receiver: ast.expr | None, args: list[ast.expr],
-                 kw: dict[str, ast.expr]) -> Val:
+    def _advance(self, node: ast.Call) -> Val:
         """``tl.advance(p, d)`` / ``p.advance(d)``: the block pointer moved by ``d``. One a loop
         applies per iteration (``p = tl.advance(p, d)``) is already the loop's walk."""
-        method = receiver is not None and not _is_module(receiver)
-        pointer = self.ev(receiver if method else args[0])  # type: ignore[arg-type]
-        deltas_node = (args[0] if args else kw.get("offsets")) if method else (args[1] if len(args) > 1 else kw.get("offsets"))
+        pointer_node, deltas_node = _advance_operands(node)
+        pointer = self.ev(pointer_node) if pointer_node is not None else Val()
         deltas = self.ev(deltas_node) if deltas_node is not None else Val()
         if id(node) in self.carried_advances or pointer.bptr is None or not deltas.items \
                 or len(deltas.items) != len(pointer.bptr.offsets):
@@ -1045,8 +1033,8 @@ class KernelAnalyser:
             return self._access(node, kind, None, {}, descriptor=True)
         if name == "make_block_ptr":
             return self._block_ptr(node, args, kw)
-        if name == "advance" and (args or receiver is not None):
-            return self._advance(node, receiver, args, kw)
+        if name == "advance":
+            return self._advance(node)
         if name in _DESCRIPTORS:
             return Val(desc=True)
         if name in _TRANSPARENT and args:
@@ -1149,7 +1137,7 @@ class KernelAnalyser:
             for a in args:
                 self.ev(a)
             return self._sym(node)
-        method = receiver is not None and not (isinstance(receiver, ast.Name) and receiver.id in ("tl", "triton"))
+        method = receiver is not None and not _is_module(receiver)
         target = receiver if method else (args[0] if args else kw.get("input"))
         if target is None:
             return self._sym(node)
@@ -1225,7 +1213,7 @@ class KernelAnalyser:
             return self._block_access(kind, ptr.bptr, given, span, text)
         if ptr.expr is None:
             return self._sym(node)
-        parts = sy.dims_of(ptr.expr, span, self.loop_of, aliases=self.aliases)
+        parts = sy.dims_of(ptr.expr, span, self.loop_of, alias_of=self._alias_of)
         names = self._index_names(given["pointer"])
         loaded = any(p.dim.tiling is Tiling.WHOLE and p.dim.tile for p in parts) \
             and any(sy.is_loaded(s) for s in sy.syms(ptr.expr))
@@ -1388,6 +1376,14 @@ class KernelAnalyser:
         index = c.left_text if sy.lanes(c.left) else c.right_text
         return [replace(b, op_span=c.op_span, op_text=c.op_text, index=index or b.index) for b in found]
 
+    def _alias_of(self, name: str) -> sy.Expr | None:
+        """The compile-time expression a capitalised local holds (``PAIRED: tl.constexpr = SPLIT *
+        2``): the value of a tile written under another name."""
+        value = self.env.get(name)
+        expr = value.expr if value is not None else None
+        return expr if name.isupper() and expr is not None and not isinstance(expr, sy.Sym) \
+            and sy.kinds(expr) == {sy.Kind.CONST} else None
+
     def _full_at_launches(self, guards: list[Bound], dims: tuple[Dim, ...]) -> bool:
         """Every launch passes the mask's limits and tiles as numbers that leave no lane masked
         (``head_dim=128, BLOCK_D=128`` for ``arange(0, BLOCK_D) < head_dim``): no lane is padded."""
@@ -1505,32 +1501,36 @@ def _is_module(node: ast.expr) -> bool:
         or isinstance(node, ast.Attribute) and node.attr == "language"
 
 
+def _advance_operands(call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]:
+    """The block pointer and the offsets of ``tl.advance(p, d)`` or ``p.advance(d)``."""
+    func = call.func
+    offsets = next((k.value for k in call.keywords if k.arg == "offsets"), None)
+    if isinstance(func, ast.Attribute) and not _is_module(func.value):
+        return func.value, call.args[0] if call.args else offsets
+    return (call.args[0] if call.args else None), (call.args[1] if len(call.args) > 1 else offsets)
+
+
 def _chunk_walk(index: sy.Expr, part: sy.DimPart) -> Dim:
-    """``(i_t * BT + arange(0, BT)) * s`` with ``i_t`` a chunk index read from memory (varlen
-    kernels load it from ``chunk_indices``): the lane walks its dimension in tiles, as under a
-    program id (:func:`_counts_tiles` for block pointers)."""
+    """A whole-tile lane stepped by a loaded chunk index (:func:`_counts_tiles`) along its own
+    stride, ``(i_t * BT + arange(0, BT)) * s``, walks its dimension in tiles."""
     dim = part.dim
-    if dim.tiling is not Tiling.WHOLE or dim.tile is None:
-        return dim
-    for t in sy.variable(sy.expand(index)):
-        names = [sy.render(f) for f in t.factors]
-        if any(sy.lanes(f) for f in t.factors) or dim.tile not in names:
-            continue
-        rest = sorted(sy.render(f) for f in t.factors if not sy.is_loaded(f))
-        rest.remove(dim.tile)
-        if len(rest) < len(names) - 1 and rest == sorted(f for f in part.stride if not f.lstrip("-").isdigit()):
-            return replace(dim, tiling=Tiling.PROGRAM)
+    stride = [f for f in part.stride if not f.lstrip("-").isdigit()]
+    if dim.tiling is Tiling.WHOLE and _counts_tiles(index, dim.tile, stride):
+        return replace(dim, tiling=Tiling.PROGRAM)
     return dim
 
 
-def _counts_tiles(offset: sy.Expr, tile: str | None) -> bool:
-    """``i_t * BT`` with ``i_t`` read from memory (``tl.load(chunk_indices + …)``): a number of
-    whole tiles of the block's own size, so the block walks that axis in tiles like a program id."""
+def _counts_tiles(offset: sy.Expr, tile: str | None, stride: list[str] | None = None) -> bool:
+    """``i_t * BT`` with ``i_t`` read from memory (``tl.load(chunk_indices + …)``, a varlen
+    kernel's chunk index): a number of whole tiles of the block's own size, so the block walks that
+    axis in tiles like a program id. In a flat index, the term steps the lane's ``stride``."""
     if tile is None:
         return False
     for t in sy.variable(sy.expand(offset)):
-        names = [sy.render(f) for f in t.factors]
-        if tile in names and any(sy.is_loaded(f) for f in t.factors):
+        loaded = [f for f in t.factors if sy.is_loaded(f)]
+        rest = sy.without([f for f in t.factors if f not in loaded], [tile])
+        if loaded and rest is not None and not any(sy.lanes(f) for f in t.factors) \
+                and (stride is None or sorted(map(sy.render, rest)) == sorted(stride)):
             return True
     return False
 
