@@ -37,6 +37,7 @@ from boundcheck.frontends.cuda_expr import (
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
 from boundcheck.frontends.cuda_list_ends import inclusive_ends
 from boundcheck.frontends.cuda_parse import (
+    COMPARISONS,
     Source,
     arguments,
     binary_op,
@@ -44,6 +45,7 @@ from boundcheck.frontends.cuda_parse import (
     evaluate,
     first,
     last,
+    operator_call,
     preorder,
     unary_op,
 )
@@ -450,15 +452,7 @@ class KernelBuilder:
             st.scope.env[name] = Sym(name, Kind.OTHER)
             return
         if t.kind == ci.TypeKind.POINTER:
-            ref = self.resolve(init, st)
-            if ref is not None:
-                # a pointer taken from a struct (`T* w = (T*)tl.addresses[1][loc]`) goes by its local name
-                st.ptrs[name] = ref if ref.buffer.isidentifier() else replace(ref, buffer=name)
-            else:
-                st.ptrs.pop(name, None)
-            taken = _address_of(init) if ref is not None else None
-            # `T* a = &x[i]` takes an address: no access (its uses through `a` are); the index is read
-            self.conv.expr(children(taken)[1] if taken is not None else init, st.scope)
+            self._point(name, init, st)
             return
         if t.kind == ci.TypeKind.BOOL or is_integer(d) and _is_test(init):
             st.scope.conds[name] = (init, dict(st.scope.env))  # also `const int is_valid_c = c < params.c;`
@@ -501,20 +495,14 @@ class KernelBuilder:
         if target.kind == K.DECL_REF_EXPR:
             name = target.spelling
             pointer = name in st.ptrs or op == "=" and pointer_typed(target)
-            if pointer and op in ("+=", "-=", "="):
-                taken = None
-                if op == "=":
-                    ref = self.resolve(rhs, st)
-                    if ref is None:
-                        st.ptrs.pop(name, None)
-                    else:
-                        st.ptrs[name] = ref if ref.buffer.isidentifier() else replace(ref, buffer=name)
-                        taken = _address_of(rhs)
-                else:
-                    ref = st.ptrs[name]
-                    step = self.conv.expr(rhs, st.scope)
-                    st.ptrs[name] = replace(ref, offset=Bin(op[0], ref.offset, Bin("*", Num(ref.width), step)))
-                self.conv.expr(children(taken)[1] if taken is not None else rhs, st.scope)  # `p = &x[i]`: no access
+            if pointer and op == "=":
+                self._point(name, rhs, st)
+                return
+            if pointer and op in ("+=", "-="):
+                ref = st.ptrs[name]
+                step = self.conv.expr(rhs, st.scope)
+                st.ptrs[name] = replace(ref, offset=Bin(op[0], ref.offset, Bin("*", Num(ref.width), step)))
+                self.conv.expr(rhs, st.scope)
                 return
             self._bind(name, op, rhs, st, self.src.span(c))
             return
@@ -1106,14 +1094,14 @@ class KernelBuilder:
                 return inner
             size = _size(t.get_pointee())
             return replace(inner, size=size or inner.size)
-        kids = children(c) if kind == K.CALL_EXPR and not c.spelling else []
-        if len(kids) == 3 and kids[1].kind == K.DECL_REF_EXPR and self.src.text_of(kids[1]) in ("+", "-"):
-            # `p + off` on a pointer of a template's dependent type: an unresolved operator call
+        op = operator_call(c) if kind == K.CALL_EXPR else ""
+        if op in ("+", "-"):  # `p + off` on a pointer of a template's dependent type
+            kids = children(c)
             ref = self.resolve(kids[0], st)
             if ref is None:
                 return None
             off = self.conv.expr(kids[2], st.scope)
-            return replace(ref, offset=_add(ref.offset, _scale(ref.width, off), self.src.text_of(kids[1])))
+            return replace(ref, offset=_add(ref.offset, _scale(ref.width, off), op))
         if kind == K.BINARY_OPERATOR and binary_op(c) in ("+", "-"):
             kids = children(c)
             if len(kids) == 2:
@@ -1151,6 +1139,18 @@ class KernelBuilder:
             return replace(ref, offset=_add(ref.offset, Bin("*", self.conv.expr(sub[1], st.scope), Num(n)), "+"))
         del raw
         return None
+
+    def _point(self, name: str, value: ci.Cursor, st: State) -> None:
+        """``T* name = value`` or ``name = value``: where the local now points (a pointer taken from
+        a struct, ``(T*)tl.addresses[1][loc]``, goes by the local's name). Taking an address
+        (``&x[i]``) is no access, its uses through ``name`` are: only the index is read."""
+        ref = self.resolve(value, st)
+        if ref is None:
+            st.ptrs.pop(name, None)
+        else:
+            st.ptrs[name] = ref if ref.buffer.isidentifier() else replace(ref, buffer=name)
+        taken = _address_of(value) if ref is not None else None
+        self.conv.expr(children(taken)[1] if taken is not None else value, st.scope)
 
     def _held_by_parameter(self, c: ci.Cursor, typed: bool = True) -> bool:
         """``params.q``, ``tl.addresses[0][loc]``: a pointer the kernel's arguments hold in a struct
@@ -1854,7 +1854,7 @@ def _exit_statement(c: ci.Cursor) -> ci.Cursor | None:
 def _is_test(c: ci.Cursor) -> bool:
     """A comparison or a logical combination of them: a condition, whatever type holds it."""
     c = strip(c)
-    return c.kind == K.BINARY_OPERATOR and binary_op(c) in ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
+    return c.kind == K.BINARY_OPERATOR and binary_op(c) in COMPARISONS
 
 
 def _address_of(c: ci.Cursor) -> ci.Cursor | None:

@@ -165,27 +165,35 @@ def child_list(c: ci.Cursor) -> list[Node]:
     tu = c._tu
     for child in out:
         child._tu = tu
-        if child.kind == ci.CursorKind.CALL_EXPR and not child.spelling:
+        if child.kind == ci.CursorKind.CALL_EXPR:
             _as_operator(child)
     c._bc_kids = out
     return out
 
 
-_COMPARISONS = {"<", ">", "<=", ">=", "==", "!=", "&&", "||"}
+COMPARISONS = frozenset({"<", ">", "<=", ">=", "==", "!=", "&&", "||"})  # tests, and their combinations
+
+
+def operator_call(call: ci.Cursor) -> str:
+    """The operator of an unresolved binary operator call (``a < b`` or ``p + off`` on operands of a
+    template's dependent type: to libclang, a call of ``operator<``); "" for any other call."""
+    if call.spelling:
+        return ""
+    kids = child_list(call)
+    if len(kids) != 3 or kids[1].kind != ci.CursorKind.DECL_REF_EXPR:
+        return ""
+    refs = child_list(kids[1])
+    name = refs[0].spelling if len(refs) == 1 and refs[0].kind == ci.CursorKind.OVERLOADED_DECL_REF else ""
+    return name[len("operator"):] if name and name.startswith("operator") else ""
 
 
 def _as_operator(call: Node) -> None:
-    """``i < n`` where ``n`` has a template's dependent type (``index_t n``) is an unresolved call
-    of ``operator<`` to libclang: made the binary operator it is, so every walker reads it as one.
-    Comparisons and logical operators only: arithmetic on a dependent pointer (``p + off``) is
-    read as the call it is where the pointer is resolved."""
-    kids = child_list(call)
-    if len(kids) != 3 or kids[1].kind != ci.CursorKind.DECL_REF_EXPR:
-        return
-    refs = child_list(kids[1])
-    name = refs[0].spelling if len(refs) == 1 and refs[0].kind == ci.CursorKind.OVERLOADED_DECL_REF else ""
-    op = name[len("operator"):] if name and name.startswith("operator") else ""
-    if op in _COMPARISONS:
+    """An unresolved comparison (:func:`operator_call`) made the binary operator it is, so every
+    walker reads it as one. Comparisons and logical operators only: arithmetic on a dependent
+    pointer (``p + off``) is read as the call it is where the pointer is resolved."""
+    op = operator_call(call)
+    if op in COMPARISONS:
+        kids = child_list(call)
         call.__dict__["kind"] = ci.CursorKind.BINARY_OPERATOR
         call._bc_binary = op
         call._bc_kids = [kids[0], kids[2]]

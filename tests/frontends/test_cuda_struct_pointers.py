@@ -5,7 +5,9 @@ with a near variant, and the rule code and line are asserted."""
 
 from __future__ import annotations
 
+from boundcheck.engine import check_source
 from boundcheck.model import Language
+from boundcheck.settings import Settings
 from tests.checking import findings, line_of
 
 DEPENDENT = """\
@@ -140,3 +142,18 @@ def test_a_lane_walk_up_to_any_count_may_end_on_a_partial_tile() -> None:
     src = WALK.replace("{limit}", "chunks * 100")
     line = line_of(src, "out[off + lane]")
     assert (line, "BC102") in findings(src, Language.CUDA)
+
+
+def test_a_pointer_moved_by_an_offset_of_a_dependent_type_keeps_its_buffer() -> None:
+    """``p + off`` with ``I off``: an unresolved ``operator+`` call, read as the move it is."""
+    src = """\
+template <typename T, typename I>
+__global__ void twice(T* p, I off) {
+  T* q = p + off;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  q[i] = q[i] * 2;
+}
+"""
+    found, _ = check_source("k.cu", Language.CUDA, src, Settings())
+    assert [(f.span.line, f.code) for f in found] == [(5, "BC102"), (5, "BC101")]
+    assert all("`p`" in f.message for f in found)
