@@ -22,6 +22,7 @@ from boundcheck.model import (
     Loop,
     Reduction,
     Space,
+    Span,
     Tiling,
     Use,
 )
@@ -226,6 +227,14 @@ def _asserted_multiple(tile: str, part: str, facts: list[Divisibility] | tuple[D
 
 def is_identity(value: float | None, identity: float) -> bool:
     return value is not None and (value == identity or (math.isnan(value) and math.isnan(identity)))
+
+
+def padding_places(use: Use) -> tuple[tuple[Span, str], ...]:
+    """The lines a padding finding involves beside its access: the reduction the padding reaches,
+    and where it was shifted on the way."""
+    shift = ((use.padding.shift_at, f"where the padding is shifted by `{use.padding.shifted}`"),) \
+        if use.padding.shifted and use.padding.shift_at else ()
+    return ((use.span, f"the {use.reduction.value} the padding reaches"), *shift)
 
 
 def harmful_uses(access: Access) -> list[Use]:

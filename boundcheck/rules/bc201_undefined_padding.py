@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import harmful_uses
+from boundcheck.coverage import harmful_uses, padding_places
 from boundcheck.findings import Edit, Finding, Fix
 from boundcheck.model import Access, Kernel, Module, Use, format_value
 from boundcheck.registry import Rule
@@ -35,7 +35,7 @@ class UndefinedPadding(Rule):
                     f" {_chain(use)}; pass `other={_literal(use)}`"
                 )
             yield self.finding(module, access.span, message, kernel, fix=_fix(access, use),
-                               related=((use.span, f"the {use.reduction.value} the padding reaches"),))
+                               related=padding_places(use))
 
 
 def _chain(use: Use) -> str:

@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import harmful_uses
+from boundcheck.coverage import harmful_uses, padding_places
 from boundcheck.findings import Finding
 from boundcheck.model import Kernel, Module, Reduction, format_value
 from boundcheck.registry import Rule
@@ -22,7 +22,7 @@ class PaddingNotIdentity(Rule):
                 continue
             use = uses[0]
             shift = use.padding.shifted
-            if shift and use.padding.value is None:
+            if shift:
                 via = f" the kernel shifts by `{shift}` (they hold {format_value(pad.value)} - {shift}) and then"
                 advice = f"mask again after the shift (`tl.where(mask, x - {shift}, {format_value(use.reduction.identity)})`)"
             else:
@@ -33,9 +33,7 @@ class PaddingNotIdentity(Rule):
                 f"out-of-bounds lanes of `{access.buffer}` are padded with {format_value(pad.value)},"
                 f" which{via} feeds {use.reduction.value}, whose identity is"
                 f" {format_value(use.reduction.identity)}: the padding changes the result; {advice}",
-                kernel, related=((use.span, f"the {use.reduction.value} the padding reaches"),
-                                 *(((use.padding.shift_at, f"where the padding is shifted by `{shift}`"),)
-                                   if shift and use.padding.shift_at else ())),
+                kernel, related=padding_places(use),
             )
 
 
