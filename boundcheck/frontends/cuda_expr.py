@@ -438,7 +438,8 @@ def _group_index(c: ci.Cursor) -> Expr | None:
     ``thread_rank()`` is ``threadIdx.x % N`` (its lane), ``meta_group_rank()`` ``threadIdx.x / N``
     and ``size()`` N; a ``thread_block``'s rank is the thread index, its size the block's. So a
     ``for (i = warp.thread_rank(); i < C; i += warp.size())`` loop is the lane-strided loop it
-    is. 1-D blocks are assumed, as the corpus's warp-per-row kernels have."""
+    is. A ``grid_group``'s rank is the global index ``blockIdx.x * blockDim.x + threadIdx.x``, its
+    size the grid's thread count. 1-D blocks are assumed, as the corpus's warp-per-row kernels have."""
     if c.spelling not in ("thread_rank", "size", "num_threads", "meta_group_rank", "meta_group_size"):
         return None
     kids = children(c)
@@ -454,6 +455,11 @@ def _group_index(c: ci.Cursor) -> Expr | None:
     if group.endswith("::thread_block"):
         return Sym("threadIdx.x", Kind.LANE) if c.spelling == "thread_rank" else \
             Sym("blockDim.x", Kind.CONST) if c.spelling in ("size", "num_threads") else None
+    if group.endswith("::grid_group"):  # the global thread index and the grid's thread count
+        return Bin("+", Bin("*", Sym("blockIdx.x", Kind.PROGRAM), Sym("blockDim.x", Kind.CONST)),
+                   Sym("threadIdx.x", Kind.LANE)) if c.spelling == "thread_rank" else \
+            Bin("*", Sym("gridDim.x", Kind.CONST), Sym("blockDim.x", Kind.CONST)) \
+            if c.spelling in ("size", "num_threads") else None
     return None
 
 
