@@ -6,8 +6,9 @@ MIRRORS holds one bare clone per repository, ``<owner>+<name>/repo`` (full histo
 committed). Each manifest row names a fixing commit, the kernel file in its first parent, the
 parent's lines that hold the bug, and the checklist rule it is an instance of. For each row the
 parent's version of the file's directory (the file and the kernel sources beside it, so that
-launches in a sibling module are read as a directory run reads them) is written to a scratch
-directory and checked, and so is the fixed version. A row is
+launches in a sibling module are read as a directory run reads them), over every header of the
+tree (so that includes resolve as in a checkout), is written to a scratch directory and checked,
+and so is the fixed version. A row is
 
 - **caught** when the parent has a finding of the row's rule on a bug line, **caught (other
   rule)** when only another rule's finding is there, **missed** otherwise (**unparsed** when the
@@ -40,6 +41,7 @@ from boundcheck.settings import Settings
 MANIFEST = Path(__file__).with_name("manifest.tsv")
 OUTCOMES = ("caught", "caught-other", "missed", "unparsed")
 MAX_SIBLINGS = 200  # a directory of more kernel sources is checked as the file alone
+HEADER_EXTENSIONS = ("h", "hpp", "hh", "cuh", "inl", "inc")
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,21 @@ def _renamed(gitdir: Path, fix: str, path: str) -> str | None:
     return path
 
 
+def _headers(gitdir: Path, commit: str, into: Path) -> None:
+    """Write every header of the tree at ``commit`` under ``into``, so that the file's includes
+    resolve as in a checkout (``"ggml.h"`` from ``include/``, found by the project search)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for ext in HEADER_EXTENSIONS:  # one by one: a pathspec that matches nothing fails the whole archive
+        archive = subprocess.run(["git", f"--git-dir={gitdir}", "archive", "--format=tar", commit, "--",
+                                  f":(glob)**/*.{ext}"], capture_output=True)
+        if archive.stdout:  # a mirror can lack a blob (git archive then stops): what arrived
+            subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, capture_output=True)
+
+
 def _tree(gitdir: Path, commit: str, path: str, into: Path) -> Path:
-    """Write the file and the kernel sources of its directory at ``commit`` under ``into``."""
+    """Write the file and the kernel sources of its directory at ``commit`` under ``into``, over
+    the tree's headers."""
+    _headers(gitdir, commit, into)
     folder = str(PurePosixPath(path).parent)
     listing = _git(gitdir, "ls-tree", "--name-only", commit, *([f"{folder}/"] if folder != "." else []))
     siblings = [p for p in listing.splitlines() if language_of(Path(p)) is not None]

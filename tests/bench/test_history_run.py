@@ -96,3 +96,26 @@ def test_manifest_rows_are_read_with_their_lines(tmp_path: Path) -> None:
     path.write_text("repo\tfix_commit\tpath\tbug_lines\trule\tnote\n"
                     f"a/b\t{'1' * 40}\tk.cu\t3,7\tBC105\tthreadIdx guard\n")
     assert read_manifest(path) == [Case("a/b", "1" * 40, "k.cu", (3, 7), "BC105", "threadIdx guard")]
+
+
+def test_the_tree_s_headers_are_written_so_that_includes_resolve(tmp_path: Path) -> None:
+    from bench.history.run import _tree
+
+    work = tmp_path / "work"
+    (work / "src" / "cuda").mkdir(parents=True)
+    (work / "include").mkdir()
+    _git(work, "init", "-q")
+    _git(work, "config", "user.email", "t@example.com")
+    _git(work, "config", "user.name", "t")
+    (work / "include" / "lib.h").write_text("typedef int lib_type;\n")
+    (work / "src" / "cuda" / "k.cu").write_text('#include "lib.h"\n__global__ void k(lib_type* p) {}\n')
+    (work / "docs.md").write_text("not a header\n")
+    _git(work, "add", ".")
+    _git(work, "commit", "-q", "-m", "kernel")
+    gitdir = tmp_path / "mirror"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(gitdir)], check=True)
+    into = tmp_path / "out"
+    target = _tree(gitdir, "HEAD", "src/cuda/k.cu", into)
+    assert target.read_text().startswith('#include "lib.h"')
+    assert (into / "include" / "lib.h").read_text() == "typedef int lib_type;\n"
+    assert not (into / "docs.md").exists()
