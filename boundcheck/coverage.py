@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from boundcheck.model import (
     Access,
@@ -225,8 +225,18 @@ def _asserted_multiple(tile: str, part: str, facts: list[Divisibility] | tuple[D
     return tile != part and any(f.between_sizes and f.extent == tile and f.tile == part for f in facts)
 
 
+SENTINEL = 1e4  # a padding at least this far out is a max's or min's identity in practice
+
+
 def is_identity(value: float | None, identity: float) -> bool:
-    return value is not None and (value == identity or (math.isnan(value) and math.isnan(identity)))
+    """``value`` absorbs into a reduction with ``identity``: equal to it, or for a max (min) a
+    sentinel far below (above) any value a kernel reduces (``-1e9``, ``-10000.0``: the masking
+    convention of attention kernels, for which ``-inf`` would give NaN on a fully masked row)."""
+    if value is None:
+        return False
+    if math.isinf(identity) and not math.isnan(value) and value * identity > 0 and abs(value) >= SENTINEL:
+        return True
+    return value == identity or (math.isnan(value) and math.isnan(identity))
 
 
 def padding_places(use: Use) -> tuple[tuple[Span, str], ...]:
@@ -234,12 +244,28 @@ def padding_places(use: Use) -> tuple[tuple[Span, str], ...]:
     and where it was shifted on the way."""
     shift = ((use.padding.shift_at, f"where the padding is shifted by `{use.padding.shifted}`"),) \
         if use.padding.shifted and use.padding.shift_at else ()
-    return ((use.span, f"the {use.reduction.value} the padding reaches"), *shift)
+    product = ((use.padding.product_at, "the dot that makes the padding whole rows or columns of its product"),) \
+        if use.padding.product_at else ()
+    return ((use.span, f"the {use.reduction.value} the padding reaches"), *product, *shift)
 
 
-def harmful_uses(access: Access) -> list[Use]:
-    """Reductions that receive padding other than their identity along a guarded axis."""
-    guarded_axes = {b.axis for b in access.guards}
+def _whole_tile_guards(kernel: Kernel, access: Access) -> set[Bound]:
+    """The access's guards on a dimension that holds whole tiles only (a loop over the tiles below
+    the program's own, a floored trip count, a contract): true on every lane, they pad none."""
+    found = coverage(kernel, replace(access, checked_dims=frozenset()))  # boundary_check pads as a mask does
+    if found is None:
+        return set()
+    partial = {d.source for d in found.needed}
+    return {b for b in access.guards if b.source not in partial and any(d.source == b.source for d in access.dims)}
+
+
+def harmful_uses(kernel: Kernel, access: Access) -> list[Use]:
+    """Reductions that receive padding other than their identity along an axis whose lanes the
+    access's guards can leave out."""
+    whole = _whole_tile_guards(kernel, access)
+    if access.guards and whole >= set(access.guards):
+        return []
+    guarded_axes = {b.axis for b in access.guards if b not in whole}
     out = []
     for use in access.uses:
         # a shifted padding is reported where it is summed (`sum((x - mean) ** 2)`); into a dot the
@@ -252,3 +278,12 @@ def harmful_uses(access: Access) -> list[Use]:
         if use.padding.stale or shifted or not is_identity(use.padding.value, use.reduction.identity):
             out.append(use)
     return out
+
+
+def product_advice(use: Use) -> str:
+    """How to mend a padding a dot carried into its product: no ``other=`` can, since the padded
+    rows or columns of a product hold the dot of the padding with the other operand."""
+    identity = {-math.inf: 'float("-inf")', math.inf: 'float("inf")'}.get(use.reduction.identity,
+                                                                         repr(use.reduction.identity))
+    return (f"mask the product along the padded axis before the {use.reduction.value}"
+            f" (`s = tl.where(mask, s, {identity})`); no `other=` on the load can")

@@ -139,6 +139,7 @@ class Padding:
     stale: bool = False
     shifted: str = ""  # the padding moved by a runtime value (``x - mean``): unknown, and no identity
     shift_at: Span | None = None  # where it was moved
+    product_at: Span | None = None  # the ``tl.dot`` that made it whole padded rows or columns of its product
 
     @property
     def known(self) -> bool:

@@ -175,6 +175,29 @@ _kind(Kind(
 ))
 
 
+def _shapes_attention(tiles: dict[str, int], device: str) -> list[tuple[str, Shape]]:
+    """The pattern on the key count N; 17 queries (one whole query tile of 16 and a partial one)."""
+    large = (CPU_LARGE if device == "cpu" else GPU_LARGE)["N"]
+    return [(label, {"M": 17, "N": n, "D": 16}) for label, n in _pattern(tiles["BLOCK_N"], 1009, large)]
+
+
+def _attention(i: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    q, k, v = i["q"], i["k"], i["v"]
+    return {"o": torch.softmax(q @ k.T * q.shape[1] ** -0.5, dim=1) @ v}
+
+
+_kind(Kind(
+    "attention",  # launch(q, k, v, o): o = softmax(q @ k.T / sqrt(D)) @ v, q [M, D], k and v [N, D]
+    _shapes_attention,
+    lambda s, g: {x: torch.randn((s["M"] if x == "q" else s["N"], s["D"]), generator=g, dtype=torch.float64)
+                  for x in ("q", "k", "v")},
+    _attention,
+    lambda shape, tiles: 4 * max(tiles.values()) * shape["D"],
+    atol=1e-4,
+    rtol=1e-4,
+))
+
+
 @dataclass(frozen=True)
 class Contract:
     """A divisibility contract a good fixture relies on instead of a mask.
@@ -214,6 +237,7 @@ _ROW = {"BLOCK": 64}  # row-wise kernels use next_power_of_2(N); the pattern is 
 _T2 = {"BLOCK_M": 32, "BLOCK_N": 32}
 _TR = {"BLOCK_M": 16, "BLOCK_N": 32}
 _TG = {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 32}
+_ATT = {"BLOCK_M": 16, "BLOCK_N": 32}
 
 CASES: dict[str, Case] = {
     # BC101 unguarded-load
@@ -262,6 +286,8 @@ CASES: dict[str, Case] = {
     "BC202-padding-not-identity/good_rowsum_zero.py": Case("rowsum", _ROW, "values"),
     "BC202-padding-not-identity/bad_rowvar_centred.py": Case("rowvar", _ROW, "values"),
     "BC202-padding-not-identity/good_rowvar_where.py": Case("rowvar", _ROW, "values"),
+    "BC202-padding-not-identity/bad_attention_scores.py": Case("attention", _ATT, "values"),
+    "BC202-padding-not-identity/good_attention_scores_where.py": Case("attention", _ATT, "values"),
     # BC301 floor-trip-count
     "BC301-floor-trip-count/bad_gemm_floor_k.py": Case("gemm", _TG, "values"),
     "BC301-floor-trip-count/bad_rowsum_floor_range.py": Case("rowsum", _ROW, "values"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from boundcheck import symbolic as sy
-from boundcheck.coverage import BRANCH_CONDITION
+from boundcheck.coverage import BRANCH_CONDITION, contract_for
 from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
@@ -263,6 +263,7 @@ class _Pending:
     shape: dict[str, str] = field(default_factory=dict)  # block-pointer lane source -> its axis's extent
     masked_by: tuple[Bound, ...] = ()  # the mask's bounds on no lane dimension of the index
     rows: tuple[tuple[str, Loop], ...] = ()  # loop variables the index steps by outside its lane dimensions
+    conditional: bool = False  # made under an ``if``
     row_tests: tuple[tuple[str, Bound], ...] = ()  # the mask's scalar bounds, by the loop variable they test
 
     def extents_of(self, source: str) -> set[str]:
@@ -292,6 +293,7 @@ class KernelAnalyser:
         self.bound_flags: dict[str, tuple[list[Divisibility], list[Divisibility]]] = {}
         self.literal_flags: dict[str, bool] = {}  # helper parameter -> the True/False the caller wrote
         self.path = FlagPath()  # the operands of the tests around the current statement
+        self.branches = 0  # the ``if`` bodies around the current statement
         self._resolving: set[str] = set()  # local flags being read through their definitions
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
@@ -369,7 +371,7 @@ class KernelAnalyser:
         self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
         self.labels, self.tiles, self.sizes = parent.labels, parent.tiles, parent.sizes
-        self.root = parent.root
+        self.root, self.branches = parent.root, parent.branches
         params = [a.arg for a in self.fn.args.args]
         bound = dict(zip(params, args))
         bound.update({k: v for k, v in kwargs.items() if k in params})
@@ -510,7 +512,7 @@ class KernelAnalyser:
             self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
         key = self.text(test) if self._compile_time(test) else None
         before = dict(self.env)
-        assigned = []
+        assigned, feasible = [], []
         for taken, body in ((True, stmt.body), (False, stmt.orelse)):
             self.env = dict(before)  # each branch starts from the state before the if
             if not taken:
@@ -523,11 +525,30 @@ class KernelAnalyser:
                         self.tile_guards.append(replace(c, op=sy.negate(c.op)))
             self._enter_branch(key, taken)
             entry = dict(self.env)
-            if not self.path.infeasible(self._constant_flag):
+            feasible.append(not self.path.infeasible(self._constant_flag))
+            if feasible[-1]:
+                self.branches += 1
                 self._block(body)
+                self.branches -= 1
             assigned.append({n: v for n, v in self.env.items() if v is not entry.get(n)})
         in_body, in_else = assigned
         self.env = {**before, **in_body, **in_else}  # later code sees the else value where both assign
+        # under a compile-time test, loaded data keeps the padding of either branch (`if CAUSAL: s =
+        # tl.where(...)`): both are kernels someone launches; a runtime test (`if kv_i + B > T - C:`
+        # re-masks the tiles that straddle the end) says which tiles take the branch
+        if key is not None and all(feasible):
+            settled = [[*saved_facts, *self._branch_facts(test, taken)] for taken in (True, False)]
+            for name in {*in_body, *in_else}:
+                # data a branch leaves as it was keeps its padding there only if it was loaded on every
+                # path: a load under `if EVEN_N & EVEN_M: … else:` pads where flags the model does not
+                # relate (`if not EVEN_N:` re-masks it) say the other branch is taken
+                ways = [(branch[name], facts, False) if name in branch else (before.get(name), facts, True)
+                        for branch, facts in zip(assigned, settled)]
+                flows = tuple(dict.fromkeys(f for v, facts, kept in ways if v is not None for f in v.flows
+                                            if not (kept and self.accesses[f.access].conditional)
+                                            and not self._unpadded(f, facts)))
+                if flows != self.env[name].flows:
+                    self.env[name] = replace(self.env[name], flows=flows)
         for name in set(in_body) ^ set(in_else):  # skip = False; if c: skip = True -> either, at run time
             old, new = before.get(name), self.env[name]
             if old is not None and _boolean(old) and _boolean(new) and old.expr != new.expr:
@@ -710,7 +731,7 @@ class KernelAnalyser:
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
         walks = _tile_walk(stop_expr, step) if stop_expr is not None and trip is None and not _falling(step) else None
-        loop = Loop(header, var, trip, _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step),
+        loop = Loop(header, var, trip, _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step, start),
                     stmt.end_lineno or stmt.lineno,
                     walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
                     walks=walks)
@@ -1074,10 +1095,7 @@ class KernelAnalyser:
         if name in _REDUCTIONS or name in ("dot", "reduce"):
             return self._reduce(node, name, args, kw, receiver)
         if name == "trans" and args and (len(args) == 1 or _swap_order(args[1:])):
-            data = self.ev(args[0])
-            return Val(expr=sy.Sym(self.text(node), sy.Kind.OTHER),
-                       flows=tuple(replace(f, axis=1 - f.axis) if f.axis is not None else replace(f, swapped=not f.swapped)
-                                   for f in data.flows))
+            return Val(expr=sy.Sym(self.text(node), sy.Kind.OTHER), flows=_swap(self.ev(args[0]).flows))
         if name in ELEMENTWISE:
             target = args[0] if args else receiver
             if target is not None:
@@ -1113,9 +1131,10 @@ class KernelAnalyser:
         cond, a, b = (self.ev(x) for x in args)
         bound_mask = bool(cond.conds) and any(sy.lanes(c.left) or sy.lanes(c.right) for c in cond.conds or ()) \
             and not cond.extra.get("data")
-        flows = [replace(f, pad=b.number, undefined=False, shifted="") if bound_mask else replace(f, pad=None)
+        flows = [f if self._padded_alike(f, b) else
+                 replace(f, pad=b.number, undefined=False, shifted="") if bound_mask else replace(f, pad=None)
                  for f in a.flows]
-        flows += [replace(f, pad=None) for f in b.flows]
+        flows += [f if self._padded_alike(f, a) else replace(f, pad=None) for f in b.flows]
         expr: sy.Expr = sy.Sym("where(...)", sy.Kind.OTHER)
         if a.expr is not None and b.expr is not None and cond.conds is not None \
                 and not any(sy.lanes(x) for x in (a.expr, b.expr)) \
@@ -1123,16 +1142,64 @@ class KernelAnalyser:
             expr = sy.Call("where", (a.expr, b.expr))  # a scalar choice: `where(n <= 0, 0, n + B - 1) // B`
         return Val(expr=expr, flows=tuple(flows))
 
+    def _transposed(self, value: Val, flag: ast.expr | None) -> Val:
+        """An operand as ``tl.dot`` reads it: ``trans_b=True`` (older Triton) transposes it."""
+        if not (isinstance(flag, ast.Constant) and flag.value is True):
+            return value
+        return replace(value, flows=_swap(value.flows))
+
+    def _unpadded(self, f: Flow, facts: list[Divisibility]) -> bool:
+        """On a branch whose facts make whole tiles of every dimension the access pads (``if not
+        EVEN_N: <re-mask>``, skipped where ``EVEN_N``), the data carries no padding."""
+        access = self.accesses[f.access]
+        padded = [d for d in access.dims if any(b.source == d.source for b in access.guards)
+                  and (f.axis is None or d.axis in (None, f.tile_axis))]  # a product's rows: that axis only
+        return bool(facts) and bool(padded) and all(contract_for(d, facts) for d in padded)
+
+    def _lanes_along(self, f: Flow, axis: int) -> set[object]:
+        """The lanes whose padding ``f`` lays along ``axis`` of the value it flows in: by lane source,
+        and for a block pointer (whose sources are its own) by the extent, tile and loop of its axis."""
+        if f.axis is not None and f.axis != axis:
+            return set()
+        tile_axis = f.tile_axis if f.axis is not None else axis ^ f.swapped
+        access = self.accesses[f.access]
+        dims = {d.source: d for d in access.dims}
+
+        def lanes(source: str) -> object:
+            d = dims.get(source)
+            if source in access.shape and d is not None:
+                return access.shape[source], d.tile, d.tiling, d.loop.span if d.loop else None
+            return source
+
+        return {lanes(b.source) for b in access.guards if b.source and (b.axis is None or b.axis == tile_axis)}
+
+    def _padded_alike(self, f: Flow, other: Val) -> bool:
+        """``other`` pads the lanes ``f`` pads (data loaded under the same bounds, along the same
+        axis) with the same value, so ``tl.where(c, x, y)`` leaves that padding whichever it picks."""
+        sources = {b.source for b in self.accesses[f.access].guards}
+        return f.pad is not None and any(
+            g.pad == f.pad and g.axis == f.axis and g.tile_axis == f.tile_axis and g.swapped == f.swapped
+            and {b.source for b in self.accesses[g.access].guards} == sources for g in other.flows)
+
     def _reduce(self, node: ast.Call, name: str, args: list[ast.expr], kw: dict[str, ast.expr],
                 receiver: ast.expr | None) -> Val:
         span = self.span(node)
         if name == "dot":
             operands = [*args[:2], *(kw[k] for k in ("input", "other", "a", "b") if k in kw)]
-            for axes, operand in zip(((1,), (0,)), operands):
-                self._record_uses(self.ev(operand), Reduction.DOT, span, axes)
+            flows: list[Flow] = []
+            values = [self._transposed(self.ev(operand), kw.get(flag))
+                      for operand, flag in zip(operands[:2], ("trans_a", "trans_b"))]
+            for kept, value in enumerate(values):
+                # lanes the other operand zeroes along the contracted axis add nothing, whatever they hold here
+                zeroed = set().union(*(self._lanes_along(g, kept) for g in values[1 - kept].flows if g.pad == 0.0)) \
+                    if len(values) == 2 else set()
+                self._record_uses(replace(value, flows=tuple(f for f in value.flows if not (
+                    f.pad is not None and math.isfinite(f.pad) and self._lanes_along(f, 1 - kept) & zeroed))),
+                                  Reduction.DOT, span, (1 - kept,))
+                flows += _dot_rows(value.flows, kept, span)
             for a in [*args[2:], *(v for k, v in kw.items() if k not in ("input", "other", "a", "b"))]:
-                self.ev(a)
-            return self._sym(node)
+                flows += [replace(f, pad=arith("+", f.pad, None)) for f in self.ev(a).flows]  # the accumulator
+            return replace(self._sym(node), flows=tuple(flows))
         if name == "reduce":
             for a in args:
                 self.ev(a)
@@ -1156,7 +1223,7 @@ class KernelAnalyser:
         for f in value.flows:
             pending = self.accesses[f.access]
             pad = Padding(f.pad, undefined=f.undefined, shifted=f.shifted if f.pad is None else "",
-                          shift_at=f.shift_at if f.pad is None else None)
+                          shift_at=f.shift_at if f.pad is None else None, product_at=f.product_at)
             if reduction in (Reduction.MAX, Reduction.ARGMAX) and f.nonneg and f.pad is not None and f.pad <= 0:
                 pad = Padding(-math.inf, undefined=f.undefined)  # a floor below every valid lane
             on = tuple(1 - a for a in axes) if f.swapped and axes is not None and set(axes) <= {0, 1} else \
@@ -1164,7 +1231,7 @@ class KernelAnalyser:
             if f.axis is not None and axes is not None:  # a broadcast row: reduced across its lanes or not at all
                 if f.axis not in axes:
                     continue
-                on = (0,)
+                on = (f.tile_axis,)
             use = Use(reduction, pad, span, f.via, on)
             if use not in pending.uses:
                 pending.uses.append(use)
@@ -1197,7 +1264,7 @@ class KernelAnalyser:
         if descriptor:
             padding = Padding(0.0) if kind is AccessKind.READ else None
             self.accesses.append(_Pending(kind, text.split(".")[0], span, (), (), padding, tuple(self.facts),
-                                          False, frozenset(), text, None))
+                                          False, frozenset(), text, None, conditional=self.branches > 0))
             return Val(flows=(Flow(index, 0.0),) if kind is AccessKind.READ else ())
         assert args is not None
         positional = {"load": ["pointer", "mask", "other", "boundary_check", "padding_option"],
@@ -1268,7 +1335,8 @@ class KernelAnalyser:
         self.accesses.append(_Pending(kind, buffer, span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
                                       row_bounds=row_bounds, masked_by=masked_by,
-                                      rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests))
+                                      rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests,
+                                      conditional=self.branches > 0))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _index_names(self, node: ast.expr, axis: int | None = None, depth: int = 0) -> dict[tuple[str, int | None], str]:
@@ -1360,7 +1428,8 @@ class KernelAnalyser:
         self.accesses.append(_Pending(kind, bp.base, span, tuple(dims), guards, padding, tuple(self.facts),
                                       False, checked, text, None,
                                       shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
-                                             if d.axis is not None and d.axis < len(bp.shape)}))
+                                             if d.axis is not None and d.axis < len(bp.shape)},
+                                      conditional=self.branches > 0))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _note_offset_tiles(self, index: sy.Expr, parts: list[sy.DimPart]) -> None:
@@ -1595,6 +1664,29 @@ def _scalar(v: Val) -> bool:
         and sy.kinds(v.expr) <= {sy.Kind.EXTENT, sy.Kind.CONST, sy.Kind.PROGRAM, sy.Kind.LOOP})
 
 
+def _swap(flows: tuple[Flow, ...]) -> tuple[Flow, ...]:
+    """The flows of a 2-D value transposed."""
+    return tuple(replace(f, axis=1 - f.axis) if f.axis is not None else replace(f, swapped=not f.swapped) for f in flows)
+
+
+def _dot_rows(flows: tuple[Flow, ...], kept: int, span: Span) -> list[Flow]:
+    """The padding an operand of ``tl.dot`` leaves in the product: the lanes it pads along the axis
+    the product keeps (``kept``: 0, the rows of the first operand; 1, the columns of the second) are
+    whole padded rows or columns of the product, zero where the padding is zero (``q @ k.T`` over
+    the key tile's padded rows gives score columns of 0) and NaN where it is infinite. Padding along
+    the contracted axis is the dot's own use, recorded beside."""
+    out = []
+    for f in flows:
+        if f.axis is not None and f.axis != kept:
+            continue  # a broadcast row along the contracted axis
+        if f.pad is None or not (f.pad == 0.0 or math.isinf(f.pad) or math.isnan(f.pad)):
+            continue  # times the other operand's data: no value the model can name
+        tile_axis = f.tile_axis if f.axis is not None else kept ^ f.swapped
+        out.append(replace(f, pad=0.0 if f.pad == 0.0 else math.nan, axis=kept, tile_axis=tile_axis,
+                           swapped=False, nonneg=False, via=(*f.via, "dot"), product_at=f.product_at or span))
+    return out
+
+
 def _times_data(op: str, pad: float | None, result: float | None, other: Val) -> float | None:
     """An infinite padding times other masked data (``b_q[None, :] * b_k``) is +-inf or NaN,
     whatever the data: never an identity a reduction could absorb. A scalar scale (no masked
@@ -1736,18 +1828,32 @@ def _own_subtile(start: Val | None, stop: sy.Expr | None, step: Val | None) -> s
     return None
 
 
-def _below_own_tile(stop: sy.Expr | None, step: Val | None) -> bool:
+def _below_own_tile(stop: sy.Expr | None, step: Val | None, start: Val | None) -> bool:
     """``range(0, i_t * BT, BS)``: tiles stepped up to the start of the program's own tile, which
     lies inside the extent; they are all full (the keys before a query block). So are the tiles
-    counted up to the program's own (``range(0, i_i)``: the sub-chunks before this one). A loop
-    walking down stops at its lowest tile: its stop says nothing of the tiles it starts from."""
-    if stop is None or _falling(step):
-        return False
-    terms = sy.expand(stop)
+    counted up to the program's own (``range(0, i_i)``: the sub-chunks before this one), and those
+    walked down from just below it (``range(i_t * BT - BS, -BS, -BS)``, ``i_t`` a program id or a
+    chunk index read from memory): a falling loop's stop says nothing of its tiles, its start does."""
+    if _falling(step):
+        if start is None or start.expr is None or step is None or step.expr is None:
+            return False
+        top = sy.Bin("-", start.expr, step.expr)  # where the first tile ends
+        return _at_own_tile(top, {sy.Kind.PROGRAM}, loaded=True)
+    return stop is not None and _at_own_tile(stop, {sy.Kind.PROGRAM})
+
+
+def _at_own_tile(end: sy.Expr, kinds: set[sy.Kind], loaded: bool = False) -> bool:
+    """``end`` is at most the start of the program's own tile: a sum of positive multiples of
+    program ids (or chunk indices read from memory) and sizes, less a constant."""
+    terms = sy.collect(sy.expand(end))
     moving = sy.variable(terms)
+
+    def index(f: sy.Expr) -> bool:
+        return loaded and sy.is_loaded(f)
+
     return bool(moving) and sy.constant(terms) <= 0 and all(
-        t.coeff > 0 and any(sy.kinds(f) & {sy.Kind.PROGRAM} for f in t.factors)
-        and all(sy.kinds(f) <= {sy.Kind.PROGRAM, sy.Kind.CONST} for f in t.factors) for t in moving)
+        t.coeff > 0 and any(sy.kinds(f) & kinds or index(f) for f in t.factors)
+        and all(sy.kinds(f) <= {*kinds, sy.Kind.CONST} or index(f) for f in t.factors) for t in moving)
 
 
 def _compile_time_extent(e: sy.Expr) -> sy.Expr:

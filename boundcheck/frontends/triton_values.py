@@ -26,8 +26,10 @@ class Flow:
     nonneg: bool = False  # every valid lane is >= 0 (after abs, exp, x * x)
     swapped: bool = False  # the data was transposed (``tl.trans`` of a 2-D tile): its axes are swapped
     axis: int | None = None  # a 1-D tile broadcast (``x[:, None]``): the axis its padded lanes lie along
+    tile_axis: int = 0  # the loaded tile's axis whose padded lanes lie along ``axis`` (a dot's operand)
     shifted: str = ""  # a runtime value the padding was moved by (``x - mean``: padded lanes hold ``-mean``)
     shift_at: Span | None = None  # where it was moved
+    product_at: Span | None = None  # the dot that carried it into whole rows or columns of its product
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import harmful_uses, padding_places
+from boundcheck.coverage import harmful_uses, padding_places, product_advice
 from boundcheck.findings import Edit, Finding, Fix
 from boundcheck.model import Access, Kernel, Module, Use, format_value
 from boundcheck.registry import Rule
@@ -17,7 +17,7 @@ class UndefinedPadding(Rule):
             pad = access.padding
             if pad is None or not (pad.undefined or pad.stale):
                 continue
-            uses = harmful_uses(access)
+            uses = harmful_uses(kernel, access)
             if not uses:
                 continue
             use = uses[0]
@@ -27,6 +27,14 @@ class UndefinedPadding(Rule):
                     f" stale shared-memory values from the previous tile, which reach"
                     f" {use.reduction.value}; write the identity "
                     f"({format_value(use.reduction.identity)}) in the else branch"
+                )
+            elif use.padding.product_at is not None:
+                message = (
+                    f"masked load of `{access.buffer}` has no `other=`: masked lanes are undefined"
+                    f" (zero on current backends), and the dot at line {use.padding.product_at.line}"
+                    f" makes them whole rows or columns of its product, which reach"
+                    f" {use.reduction.value}, whose identity is {format_value(use.reduction.identity)};"
+                    f" {product_advice(use)}"
                 )
             else:
                 message = (

@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import harmful_uses, padding_places
+from boundcheck.coverage import harmful_uses, padding_places, product_advice
 from boundcheck.findings import Finding
 from boundcheck.model import Kernel, Module, Reduction, format_value
 from boundcheck.registry import Rule
@@ -17,7 +17,7 @@ class PaddingNotIdentity(Rule):
             pad = access.padding
             if pad is None or pad.undefined or pad.stale or pad.value is None:
                 continue
-            uses = harmful_uses(access)
+            uses = harmful_uses(kernel, access)
             if not uses:
                 continue
             use = uses[0]
@@ -25,6 +25,10 @@ class PaddingNotIdentity(Rule):
             if shift:
                 via = f" the kernel shifts by `{shift}` (they hold {format_value(pad.value)} - {shift}) and then"
                 advice = f"mask again after the shift (`tl.where(mask, x - {shift}, {format_value(use.reduction.identity)})`)"
+            elif use.padding.product_at is not None:
+                via = (f" the dot at line {use.padding.product_at.line} makes whole rows or columns of its product"
+                       f" ({format_value(use.padding.value)} there) and")
+                advice = product_advice(use)
             else:
                 via = "".join(f" becomes {format_value(use.padding.value)} after {v} and" for v in use.via[-1:])
                 advice = _advice(use.reduction)
