@@ -56,6 +56,18 @@ def bounded_sources(kernel: Kernel) -> set[str]:
             if b.bounds_extent} | kernel.unused_masks
 
 
+def bounded_extents(kernel: Kernel) -> set[tuple[str, str]]:
+    """(tile, extent) pairs of the block-pointer axes the kernel checks somewhere: a tile of
+    ``BLOCK_D`` columns over ``(…, HEAD_DIM)`` checked on one block pointer can be partial on
+    another with the same shape, whose lanes are its own source."""
+    out = set()
+    for a in kernel.accesses:
+        dims = {d.source: d for d in a.dims if d.extent and d.tile}
+        out |= {(d.tile, d.extent) for b in a.guards if b.bounds_extent and (d := dims.get(b.source or ""))
+                and d.tile != d.extent}  # a block as wide as the shape (`(C, D)` in blocks of D) is whole
+    return out
+
+
 BRANCH_CONDITION = "branch condition"  # the origin of a fact read from a kernel's own ``if`` test
 
 
@@ -125,11 +137,12 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
         return None
     facts = [*kernel.contracts, *access.facts]
     bounded = bounded_sources(kernel)
+    checked_extents = bounded_extents(kernel) if any(d.extent for d in access.dims) else set()
     needed = []
     for dim in access.dims:
         if dim.source in access.checked_dims or contract_for(dim, facts, extents_of(kernel, dim)):
             continue
-        if dim.tiling is Tiling.WHOLE and dim.source not in bounded:
+        if dim.tiling is Tiling.WHOLE and dim.source not in bounded and (dim.tile, dim.extent) not in checked_extents:
             continue  # one tile spans the dimension and nothing says it can be partial
         if dim.loop is not None and (dim.loop.full_tiles or _peeled(kernel, access, dim)):
             continue  # the loop stops before the partial tile (BC301 reports a skipped tail)

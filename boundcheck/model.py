@@ -63,6 +63,7 @@ class Dim:
     loop: Loop | None = None
     pitches: tuple[str, ...] = ()  # sizes the next-outer dimension steps by (``off_hb * seqlen_q_rounded``)
     contiguous: bool = False  # the lane runs at unit stride: the index's innermost dimension
+    extent: str = ""  # the extent the access itself names for the dimension (a block pointer's shape)
 
 
 @dataclass(frozen=True)

@@ -533,6 +533,9 @@ class KernelAnalyser:
             assigned.append({n: v for n, v in self.env.items() if v is not entry.get(n)})
         in_body, in_else = assigned
         self.env = {**before, **in_body, **in_else}  # later code sees the else value where both assign
+        for name in set(in_body) & set(in_else):  # `if B != n: m = offs < n else: m = tl.full(.., 1)`
+            if in_body[name].conds and _all_true(in_else[name]):
+                self.env[name] = in_body[name]  # the bound, where the other branch's mask excludes nothing
         # under a compile-time test, loaded data keeps the padding of either branch (`if CAUSAL: s =
         # tl.where(...)`): both are kernels someone launches; a runtime test (`if kv_i + B > T - C:`
         # re-masks the tiles that straddle the end) says which tiles take the branch
@@ -1313,8 +1316,11 @@ class KernelAnalyser:
                          for c in mask.conds for b in self._bounds(c)]
                 if not found:
                     found = [b for c in mask.conds for b in _own_tile_bounds(c)]
-                if not found and (mask.extra.get("data") or any(_has_lanes(c) for c in mask.conds)):
-                    opaque = True  # a data or causal mask: what bounds the access is unknown
+                if not found and (mask.extra.get("data") or any(_has_lanes(c) for c in mask.conds)) \
+                        and not (mask.conds and all(_lower_bound(c) for c in mask.conds)):
+                    # a data or causal mask: what bounds the access is unknown; a lane's lower bound
+                    # alone (`t > 0` before reading at `t - 1`) leaves its top unbounded
+                    opaque = True
                 guards.extend(found)
                 masked_by = _masked_by(mask.conds, found, dims)
                 row_tests = _row_tests(mask.conds, self.loop_of)
@@ -1414,7 +1420,9 @@ class KernelAnalyser:
                 tiling = Tiling.PROGRAM  # i_t * BT with i_t a chunk index loaded per program
             loop = next((self.loop_of[s.name] for s in sy.syms(offset)
                          if s.kind is sy.Kind.LOOP and s.name in self.loop_of), None)
-            dims.append(Dim(f"block:{bp.base}:{axis}", f"{bp.base} axis {axis}", tile, tiling, axis, loop))
+            extent = sy.render(bp.shape[axis]) if axis < len(bp.shape) else ""
+            dims.append(Dim(f"block:{bp.base}:{axis}", f"{bp.base} axis {axis}", tile, tiling, axis, loop,
+                            extent=extent))
         checked = frozenset(d.source for d in dims if d.axis in checked_axes)
         padding, flows = None, ()
         index = len(self.accesses)
@@ -2017,6 +2025,17 @@ def _row_tests(conds: tuple[Comparison, ...], loops: dict[str, Loop]) -> tuple[t
         if bound is not None and isinstance(index, sy.Sym) and index.kind is sy.Kind.LOOP and index.name in loops:
             out.append((index.name, bound))
     return tuple(out)
+
+
+def _all_true(v: Val) -> bool:
+    """A mask true on every lane: ``True``, ``1``, ``tl.full(shape, 1, tl.int1)``."""
+    return not v.conds and (v.number == 1.0 or _boolean(v) and v.expr == sy.Sym("True", sy.Kind.OTHER))
+
+
+def _lower_bound(c: Comparison) -> bool:
+    """``lane > k`` or ``lane >= k`` (``k`` no lane): bounds the lane from below only."""
+    left, right = sy.lanes(c.left), sy.lanes(c.right)
+    return bool(left) != bool(right) and (c.op in (">", ">=") if left else c.op in ("<", "<="))
 
 
 def _has_lanes(c: Comparison) -> bool:

@@ -1,0 +1,99 @@
+"""Readings that held-out historical fixes (bugs projects shipped and later fixed, collected
+without regard to boundcheck) showed missing, each beside a near variant that stays silent:
+
+- a block pointer's axis checked on one pointer can be partial on another of the same shape and
+  block (native-sparse-attention 3c7858e: the output stored with ``boundary_check=(0,)`` while
+  the loads check the head dimension, whose block is ``next_power_of_2(head_dim)``);
+- a lane's lower bound alone (``mask=t > 0`` before reading at ``t - 1``) leaves its top unbounded
+  (accelerated-scan 2b12915);
+- tiles laid down from the rounded-up end ``cdiv(n, B) * B`` have their partial tile on top;
+- ``if B != n: m = offs < n else: m = tl.full(.., 1)`` is the bound (aiter d7caa3d)."""
+
+from __future__ import annotations
+
+from tests.checking import findings, line_of
+
+BLOCKS = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fwd(q_ptr, o_ptr, M, HEAD_DIM, BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr):
+    pid = tl.program_id(0)
+    q_ptrs = tl.make_block_ptr(q_ptr, (M, HEAD_DIM), (HEAD_DIM, 1), (pid * BLOCK_M, 0), (BLOCK_M, BLOCK_D), (1, 0))
+    q = tl.load(q_ptrs, boundary_check=(0, 1), padding_option="zero")
+    o_ptrs = tl.make_block_ptr(o_ptr, (M, {o_dim}), ({o_dim}, 1), (pid * BLOCK_M, 0), (BLOCK_M, BLOCK_D), (1, 0))
+    tl.store(o_ptrs, q * 2, boundary_check={check})
+'''
+
+
+def test_an_axis_checked_on_one_block_pointer_can_be_partial_on_another() -> None:
+    src = BLOCKS.format(o_dim="HEAD_DIM", check="(0,)")
+    assert findings(src) == [(line_of(src, "tl.store(o_ptrs"), "BC103")]
+
+
+def test_both_axes_checked_or_another_extent_are_silent() -> None:
+    assert findings(BLOCKS.format(o_dim="HEAD_DIM", check="(0, 1)")) == []
+    assert findings(BLOCKS.format(o_dim="OTHER_DIM", check="(0,)").replace("M, HEAD_DIM,", "M, HEAD_DIM, OTHER_DIM,")) == []
+
+
+def test_a_block_as_wide_as_its_shape_is_whole() -> None:
+    # the loads check an axis whose block is the whole shape (`(M, D)` in blocks of D): no tail
+    src = BLOCKS.format(o_dim="HEAD_DIM", check="(0,)").replace("(BLOCK_M, BLOCK_D)", "(BLOCK_M, HEAD_DIM)")
+    assert "(BLOCK_M, HEAD_DIM), (1, 0))\n    tl.store" in src
+    assert findings(src) == []
+
+
+SCAN = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def backward(states, d_out, d_forget, seqlen, BLOCK: tl.constexpr):
+    idx = tl.arange(0, BLOCK)
+    nblocks = tl.cdiv(seqlen, BLOCK)
+    for block_id in tl.range(0, nblocks):
+        t = {top} - 1 - block_id) * BLOCK + idx
+        do = tl.load(d_out + t, mask=t < seqlen, other=0.0)
+        shifted = tl.load(states + t - 1, mask={mask}, other=0.0)
+        tl.store(d_forget + t, shifted * do, mask=t < seqlen)
+'''
+
+
+def test_a_lower_bound_alone_leaves_the_top_of_a_rounded_up_walk_unbounded() -> None:
+    src = SCAN.format(top="(nblocks", mask="t > 0")
+    assert findings(src) == [(line_of(src, "shifted = tl.load"), "BC101")]
+
+
+def test_both_bounds_are_silent() -> None:
+    assert findings(SCAN.format(top="(nblocks", mask="(t > 0) & (t < seqlen)")) == []
+
+
+MERGED = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def reduce_splits(acc_ptr, out_ptr, M, stride_k, ACTUAL_KSPLIT: tl.constexpr, KSPLIT_POW2: tl.constexpr,
+                  BLOCK_M: tl.constexpr):
+    ks_offs = tl.arange(0, KSPLIT_POW2)
+    if KSPLIT_POW2 != ACTUAL_KSPLIT:
+        ks_mask = ks_offs < ACTUAL_KSPLIT
+    else:
+        ks_mask = tl.full((1,), 1, dtype=tl.int1)
+    m_offs = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    m_mask = m_offs < M
+    a = tl.load(acc_ptr + ks_offs[:, None] * stride_k + m_offs[None, :], mask=ks_mask[:, None] & m_mask[None, :],
+                other=0.0)
+    b = tl.load(acc_ptr + ks_offs[:, None] * stride_k + m_offs[None, :], mask={mask}, other=0.0)
+    tl.store(out_ptr + m_offs, tl.sum(a, 0) + tl.sum(b, 0), mask=m_mask)
+'''
+
+
+def test_a_mask_true_on_every_lane_in_one_branch_is_the_other_branch_s_bound() -> None:
+    src = MERGED.format(mask="m_mask[None, :]")
+    assert findings(src) == [(line_of(src, "b = tl.load"), "BC103")]
+    assert findings(MERGED.format(mask="ks_mask[:, None] & m_mask[None, :]")) == []
