@@ -140,8 +140,8 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     checked_extents = bounded_extents(kernel) if any(d.extent for d in access.dims) else set()
     needed = []
     for dim in access.dims:
-        if dim.source in access.checked_dims or contract_for(dim, facts, extents_of(kernel, dim)):
-            continue
+        if dim.source in access.checked_dims or dim.tile == "1" or contract_for(dim, facts, extents_of(kernel, dim)):
+            continue  # (every extent is a multiple of a tile of 1)
         if dim.tiling is Tiling.WHOLE and dim.source not in bounded and (dim.tile, dim.extent) not in checked_extents:
             continue  # one tile spans the dimension and nothing says it can be partial
         if dim.loop is not None and (dim.loop.full_tiles or _peeled(kernel, access, dim)):
