@@ -119,3 +119,13 @@ def test_the_tree_s_headers_are_written_so_that_includes_resolve(tmp_path: Path)
     assert target.read_text().startswith('#include "lib.h"')
     assert (into / "include" / "lib.h").read_text() == "typedef int lib_type;\n"
     assert not (into / "docs.md").exists()
+
+
+@pytest.mark.parametrize("name", ["manifest.tsv", "heldout.tsv"])
+def test_the_shipped_manifests_name_a_rule_and_lines_for_every_row(name: str) -> None:
+    from boundcheck.registry import all_rules
+
+    rows = read_manifest(Path(__file__).resolve().parents[2] / "bench" / "history" / name)
+    codes = set(all_rules()) | {"OTHER"}
+    assert rows and all(r.rule in codes and r.bug_lines and len(r.fix_commit) == 40 for r in rows)
+    assert len({(r.fix_commit, r.path, r.rule) for r in rows}) == len(rows)
