@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from boundcheck.model import (
     Access,
@@ -140,12 +140,10 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     checked_extents = bounded_extents(kernel) if any(d.extent for d in access.dims) else set()
     needed = []
     for dim in access.dims:
-        if dim.source in access.checked_dims or dim.tile == "1" or contract_for(dim, facts, extents_of(kernel, dim)):
-            continue  # (every extent is a multiple of a tile of 1)
+        if dim.source in access.checked_dims or _whole_tiles(kernel, access, dim, facts):
+            continue
         if dim.tiling is Tiling.WHOLE and dim.source not in bounded and (dim.tile, dim.extent) not in checked_extents:
             continue  # one tile spans the dimension and nothing says it can be partial
-        if dim.loop is not None and (dim.loop.full_tiles or _peeled(kernel, access, dim)):
-            continue  # the loop stops before the partial tile (BC301 reports a skipped tail)
         needed.append(dim)
     covered, uncovered, local_only = [], [], []
     for dim in needed:
@@ -162,6 +160,14 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded)
 
 
+def _whole_tiles(kernel: Kernel, access: Access, dim: Dim, facts: list[Divisibility]) -> bool:
+    """The dimension's tiles are all whole: a contract says so, its tile is 1 (every extent is a
+    multiple of 1), or the loop that walks it stops before the partial tile (BC301 reports a
+    skipped tail) or leaves it to a peeled access."""
+    return dim.tile == "1" or contract_for(dim, facts, extents_of(kernel, dim)) is not None or (
+        dim.loop is not None and (dim.loop.full_tiles or _peeled(kernel, access, dim)))
+
+
 def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
     """The partial tile is handled outside the loop: another access to the same buffer, before or
     after it, bounds the same lane (a peeled, masked tail), so the loop holds full tiles only."""
@@ -170,7 +176,8 @@ def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
     if loop.walks_tail:
         return False  # a loop that runs the partial tile leaves no tail to peel
     return any(
-        other.buffer == access.buffer and not (loop.span.line <= other.span.line <= loop.end_line)
+        other is not access and other.buffer == access.buffer  # (the tail itself is no access the loop leaves it to)
+        and not (loop.span.line <= other.span.line <= loop.end_line)
         and any(b.source == dim.source and not b.wrap for b in other.guards)
         and _may_hold_tail(other, dim.source, loop)
         for other in kernel.accesses
@@ -264,12 +271,13 @@ def padding_places(use: Use) -> tuple[tuple[Span, str], ...]:
 
 def _whole_tile_guards(kernel: Kernel, access: Access) -> set[Bound]:
     """The access's guards on a dimension that holds whole tiles only (a loop over the tiles below
-    the program's own, a floored trip count, a contract): true on every lane, they pad none."""
-    found = coverage(kernel, replace(access, checked_dims=frozenset()))  # boundary_check pads as a mask does
-    if found is None:
+    the program's own, a floored trip count, a contract): true on every lane, they pad none. (A
+    whole tile that nothing else bounds is no such dimension: its mask says it can be partial.)"""
+    if access.opaque or access.space is not Space.GLOBAL:
         return set()
-    partial = {d.source for d in found.needed}
-    return {b for b in access.guards if b.source not in partial and any(d.source == b.source for d in access.dims)}
+    facts = [*kernel.contracts, *access.facts]
+    whole = {d.source for d in access.dims if _whole_tiles(kernel, access, d, facts)}
+    return {b for b in access.guards if b.source in whole}
 
 
 def harmful_uses(kernel: Kernel, access: Access) -> list[Use]:

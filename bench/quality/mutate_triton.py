@@ -276,6 +276,8 @@ class TritonMutator:
         axes: set[int] = set()
         flat = False
         for part in self.conjuncts(root[0]):
+            if self.below_own_tile(fn, part, call):
+                continue  # true on every lane (BELOW_OWN_TILE): it pads nothing
             rows, cols, other = _broadcasts(self.through_names(fn, part, call, move=False))
             if not rows and not cols and other:
                 return None  # a rank other than 1 or 2

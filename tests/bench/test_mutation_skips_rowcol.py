@@ -172,3 +172,13 @@ def test_gathered_rows_under_a_mask_shared_with_a_store_are_still_mutated() -> N
                           "            tl.store(Y + rows[:, None] * H + o_h[None, :], y, mask=blk)"))
     assert muts.skipped[("drop-mask-dim", "BC103", mutate_triton.GATHERED)] == 1  # the inline-masked load only
     assert dropped(muts, "drop-mask-dim").count("dropped `row_mask[:, None]` from the mask") == 1
+
+
+def test_a_padding_mutant_under_a_mask_true_on_every_lane_is_no_bug() -> None:
+    """``o_k < T`` below the own tile pads no lane, so ``other=-inf`` there reaches the sum only
+    along the head dimension, which the sum over keys does not reduce."""
+    muts = mutate(_keys("i_t * BT - BS, -BS, -BS").replace("mask=m_k[:, None] & (o_d[None, :] < D)",
+                                                           "mask=m_k[:, None]"))
+    assert [m for m in muts.mutants if m.operator == "padding-zero-to-neginf"] == []
+    muts = mutate(_keys("0, T, BS").replace("mask=m_k[:, None] & (o_d[None, :] < D)", "mask=m_k[:, None]"))
+    assert [m.operator for m in muts.mutants if m.operator == "padding-zero-to-neginf"] == ["padding-zero-to-neginf"]

@@ -160,3 +160,45 @@ def test_masked_keys_of_tiles_below_the_program_s_own_pad_nothing() -> None:
     src = attention().replace("for start in range(0, N, BLOCK_N):",
                               "for start in range(0, tl.program_id(0) * BLOCK_M, BLOCK_N):")
     assert [c for _, c in findings(src) if c in ("BC201", "BC202")] == []
+
+
+PEELED = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def part_sum(x_ptr, out_ptr, N, n_full, BLOCK: tl.constexpr):
+    offset = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], tl.float32)
+    for block_id in range(0, n_full):
+        acc += tl.load(x_ptr + offset)
+        offset += BLOCK
+    acc += tl.load(x_ptr + offset, mask=offset < N, other={pad})
+    tl.store(out_ptr, tl.sum(acc, axis=0))
+'''
+
+
+def test_a_peeled_tail_is_no_whole_tile_of_its_own() -> None:
+    # the masked load after the loop is the tail the loop leaves: its padding reaches the sum
+    src = PEELED.format(pad='float("-inf")')
+    assert findings(src) == [(line_of(src, "mask=offset < N"), "BC202")]
+    assert findings(PEELED.format(pad="0.0")) == []
+
+
+def test_a_masked_whole_tile_that_nothing_else_bounds_still_pads() -> None:
+    # `group * G + arange(0, BLOCK_G)` under `< C`: the mask itself says the tile can be partial
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def norm_bwd(W, DY, OUT, C, G, BLOCK_G: tl.constexpr):
+    group = tl.program_id(0)
+    offs = group * G + tl.arange(0, BLOCK_G)
+    w = tl.load(W + offs, mask=offs < C, other=float("-inf"))
+    dy = tl.load(DY + offs, mask=offs < C, other=0.0)
+    tl.store(OUT + group, tl.sum(w * dy, axis=0))
+"""
+    assert findings(src) == [(line_of(src, "w = tl.load"), "BC202")]
