@@ -601,6 +601,9 @@ class TritonMutator:
             if bounds and all(self.tile_fits(fn, p, call) for p in bounds):
                 self.out.skip("drop-mask", rule, WHOLE_TILE)
                 continue
+            if bounds and all(self.below_own_tile(fn, p, call) for p in bounds):
+                self.out.skip("drop-mask", rule, BELOW_OWN_TILE)
+                continue
             dropped = {"mask", "other"} if rule == "BC101" else {"mask"}
             self.emit("drop-mask", rule, call, code(without_args(call, dropped)),
                       f"dropped mask= of {dotted(call.func)}", [self.statement(call)])

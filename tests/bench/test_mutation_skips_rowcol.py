@@ -182,3 +182,10 @@ def test_a_padding_mutant_under_a_mask_true_on_every_lane_is_no_bug() -> None:
     assert [m for m in muts.mutants if m.operator == "padding-zero-to-neginf"] == []
     muts = mutate(_keys("0, T, BS").replace("mask=m_k[:, None] & (o_d[None, :] < D)", "mask=m_k[:, None]"))
     assert [m.operator for m in muts.mutants if m.operator == "padding-zero-to-neginf"] == ["padding-zero-to-neginf"]
+
+
+def test_dropping_a_mask_true_on_every_lane_is_no_bug() -> None:
+    muts = mutate(_keys("i_t * BT - BS, -BS, -BS").replace("mask=m_k[:, None] & (o_d[None, :] < D)",
+                                                           "mask=m_k[:, None]"))
+    assert muts.skipped[("drop-mask", "BC101", BELOW_OWN_TILE)] == 1
+    assert "dropped mask= of tl.load" not in [m.description for m in muts.mutants]
