@@ -154,9 +154,11 @@ class _Walk:
             self.facts += [replace(f, between_sizes=True) for k in child_list(c)[:1]
                            for f in divisibility(conv, k, scope, "static_assert")]
         elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
-            self._arms(c)
-            self._holds_after(c, rejected(conv, c, scope))  # a launch after it runs where the test failed
+            # a launch after it runs where the test failed (the if's own arms do not enclose it: in
+            # a macro, `CHECK(n % 4 == 0)`, they sit at the same place)
+            self._holds_after(c, rejected(conv, c, scope))
             self._sizes_after(c, _rejected_sizes(conv, c, scope))
+            self._arms(c)
         elif c.kind == K.IF_STMT:
             self._arms(c)
             cond, then = if_parts(c)
@@ -438,11 +440,23 @@ def _launch_paths(body: ci.Cursor, conv: Converter):
         if not enter:
             continue
         for k in reversed(child_list(node)):
+            if _once(k):
+                stack.append((child_list(k)[0], True))
+                continue
             if k.kind in _BLOCKS and b"<<<" not in conv.src.data[first(k).offset:last(k).offset]:
                 if k.kind == K.IF_STMT:
                     stack.append((k, False))  # an early rejection (`if (n % 4) return;`) is read whole
                 continue
             stack.append((k, True))
+
+
+def _once(c: ci.Cursor) -> bool:
+    """``do { … } while (false)``: a macro's statement wrapper (``CHECK(n % 4 == 0)``), whose body
+    runs once in the enclosing scope."""
+    if c.kind != K.DO_STMT:
+        return False
+    kids = child_list(c)
+    return len(kids) == 2 and evaluate(kids[1]) == 0
 
 
 def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str:
@@ -598,12 +612,27 @@ def if_parts(c: ci.Cursor) -> tuple[ci.Cursor | None, ci.Cursor | None]:
 
 
 def _leaves(s: ci.Cursor) -> bool:
-    """Whether a branch ends by leaving the function (``return``, ``exit(1)``, ``throw``)."""
+    """Whether a branch ends by leaving the function (``return``, ``exit(1)``, ``throw``, a call of
+    a ``noreturn`` function): also through an error macro's ``do { throw …; } while (false)``."""
     s = strip(s) if s.kind.is_expression() else s
-    if s.kind == K.COMPOUND_STMT:
+    if s.kind in (K.COMPOUND_STMT, K.DO_STMT):
         kids = child_list(s)
-        return bool(kids) and _leaves(kids[-1])
-    return s.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR) or s.kind == K.CALL_EXPR and s.spelling in _LEAVE
+        body = kids[0] if s.kind == K.DO_STMT and kids else kids[-1] if kids else None
+        return body is not None and _leaves(body)
+    return s.kind in (K.RETURN_STMT, K.CXX_THROW_EXPR) or s.kind == K.CALL_EXPR and (
+        s.spelling in _LEAVE or _noreturn(s))
+
+
+def _noreturn(call: ci.Cursor) -> bool:
+    """The callee is declared ``[[noreturn]]`` / ``__attribute__((noreturn))`` / ``_Noreturn``
+    (``ggml_abort``, behind ``GGML_ASSERT``), read from its declaration's tokens."""
+    decl = call.referenced
+    if decl is None or decl.kind not in (K.FUNCTION_DECL, K.CXX_METHOD):
+        return False
+    if "noreturn" in decl.type.spelling:  # __attribute__((noreturn)) is part of the type
+        return True
+    return any(k.kind.is_attribute() and any("noreturn" in t.spelling.lower() for t in k.get_tokens())
+               for k in child_list(decl))
 
 
 @dataclass

@@ -592,8 +592,11 @@ class KernelBuilder:
     def _unpadded_children(self, c: ci.Cursor, st: State) -> list[ci.Cursor]:
         """The children whose padded lanes reach ``c``'s value: in ``i < n ? v : 0`` the lanes
         past n take 0, so what padded ``v`` there does not flow on (``v``'s own read is recorded
-        with the 0 as its padding); ``__shfl_sync(mask, v, 0)`` gives every lane lane 0's ``v``."""
+        with the 0 as its padding); ``__shfl_sync(mask, v, 0)`` gives every lane lane 0's ``v``; a
+        comparison gives a test's outcome, not the padded value."""
         kids = children(c)
+        if c.kind == K.BINARY_OPERATOR and binary_op(c) in COMPARISONS:
+            return []  # a test's 0 or 1, not the padded value (`count += id < expert` past the end)
         if c.kind == K.CALL_EXPR and c.spelling == "__shfl_sync":
             args = arguments(c)
             if len(args) >= 3 and evaluate(args[2]) == 0:

@@ -516,6 +516,11 @@ __host__ __device__ float sqrt(float); __host__ __device__ float log(float); __h
 template <class T> struct numeric_limits {
   __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();
   __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T infinity(); };
+struct exception { exception(); virtual const char* what() const; };
+struct runtime_error : exception { template <class S> explicit runtime_error(const S&); };
+struct logic_error : exception { template <class S> explicit logic_error(const S&); };
+struct invalid_argument : logic_error { template <class S> explicit invalid_argument(const S&); };
+struct out_of_range : logic_error { template <class S> explicit out_of_range(const S&); };
 }
 extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                                  cudaStream_t stream = 0);
