@@ -591,9 +591,20 @@ _DEPTH = 3  # callers followed upwards: main → test driver → launcher; no fi
 def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
     """``if (n % B != 0 || …) { …; return; }``: past the ``if``, every ``n % B`` tested is 0."""
     cond, then = if_parts(c)
-    if cond is None or then is None or not _leaves(then):
+    if cond is None or then is None or not (_leaves(then) or _check_macro(conv, c)):
         return []
     return divisibility(conv, cond, scope, "host check", negated=True)
+
+
+_CHECK_MACRO = re.compile(rb"\w*(?:ASSERT|CHECK|ENFORCE|REQUIRE)\w*\s*\(")
+
+
+def _check_macro(conv: Converter, c: ci.Cursor) -> bool:
+    """The ``if`` is the expansion of a project's checking macro (``NVTE_CHECK(n % 4 == 0, "…")``,
+    ``XX_ASSERT(…)``): its error branch leaves even where libclang dropped it (a message helper
+    from a header that was not found)."""
+    at = first(c).offset
+    return conv.src.data[at:at + 2] != b"if" and _CHECK_MACRO.match(conv.src.data, at) is not None
 
 
 def _rejected_sizes(conv: Converter, c: ci.Cursor, scope: Scope) -> SizeFacts:

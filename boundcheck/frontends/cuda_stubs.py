@@ -516,6 +516,13 @@ __host__ __device__ float sqrt(float); __host__ __device__ float log(float); __h
 template <class T> struct numeric_limits {
   __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();
   __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T infinity(); };
+struct string {
+  string(); string(const char*); template <class I> string(I, I); const char* c_str() const; const char* data() const;
+  unsigned long size() const; unsigned long length() const; bool empty() const;
+  string& operator+=(const string&); char& operator[](unsigned long); const char& operator[](unsigned long) const; };
+string operator+(const string&, const string&); bool operator==(const string&, const string&);
+bool operator!=(const string&, const string&); bool operator<(const string&, const string&);
+template <class T> string to_string(T);
 struct exception { exception(); virtual const char* what() const; };
 struct runtime_error : exception { template <class S> explicit runtime_error(const S&); };
 struct logic_error : exception { template <class S> explicit logic_error(const S&); };

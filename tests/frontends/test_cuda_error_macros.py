@@ -1,7 +1,8 @@
 """Checks written as a project's error macros hold after them, as ``assert`` does: a ``do { if
 (!(c)) throw …; } while (false)`` wrapper (TransformerEngine's ``NVTE_CHECK``), an ``if (!(c))``
-calling a ``noreturn`` function (ggml's ``GGML_ASSERT``), and ``throw std::runtime_error(…)``
-(answered by the stub header when ``<stdexcept>`` is missing). Each beside a near variant whose
+calling a ``noreturn`` function (ggml's ``GGML_ASSERT``), ``throw std::runtime_error(…)``
+(answered by the stub header when ``<stdexcept>`` is missing), and a macro named as a check whose
+error branch libclang dropped (a message helper from a header that was not found). Each beside a near variant whose
 check does not leave the function, which is still reported."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ LAUNCH = """\
 #define ERROR_OUT(...) do { throw std::runtime_error("failed"); } while (false)
 #define CHECK(expr, ...) do { if (!(expr)) { ERROR_OUT(__VA_ARGS__); } } while (false)
 #define WARN_IF_NOT(expr) do { if (!(expr)) { warn(); } } while (false)
+#define LIB_CHECK(expr, ...) do { if (!(expr)) { lib::format_error(__VA_ARGS__); } } while (false)
 [[noreturn]] void fatal(const char* file, int line);
 #define ASSERT(x) if (!(x)) fatal(__FILE__, __LINE__)
 void warn();
@@ -33,7 +35,8 @@ void launch(float* y, const float* x, int n) {
 
 
 @pytest.mark.parametrize("check", ['CHECK(n % 256 == 0, "n must be a multiple of 256")', "ASSERT(n % 256 == 0)",
-                                   'if (n % 256 != 0) throw std::runtime_error("n % 256")'])
+                                   'if (n % 256 != 0) throw std::runtime_error("n % 256")',
+                                   'LIB_CHECK(n % 256 == 0, "n must be a multiple of 256")'])
 def test_a_check_that_leaves_the_function_is_a_contract(check: str) -> None:
     assert findings(LAUNCH.replace("@CHECK@", check), Language.CUDA) == []
 
