@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import callee
+from boundcheck.frontends.triton_configs import config_values
 from boundcheck.frontends.triton_imports import imported_check
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
@@ -197,7 +198,7 @@ class _Host:
         params = [a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]]
         constexpr = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]
                      if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-        configs = _config_values(fn)
+        configs = config_values(fn)
         implicit = _implicit_params(fn) | set(configs)
         pairs = _bind_arguments(node, [p for p in params if p not in implicit], by_name=_unread_configs(fn))
         bound: dict[str, str] = {}
@@ -471,35 +472,6 @@ def _unread_configs(fn: ast.FunctionDef) -> bool:
                     for c in configs.elts):
                 return True
     return False
-
-
-def _config_values(fn: ast.FunctionDef) -> dict[str, set[int] | None]:
-    """``@triton.autotune(configs=[triton.Config({"BLOCK_M": 128, …}), …])``: the parameters the
-    configs set, each with its values where every config gives it an integer literal (else None)."""
-    values: dict[str, set[int] | None] = {}
-    for dec in fn.decorator_list:
-        if not (isinstance(dec, ast.Call) and callee(dec.func) == "autotune"):
-            continue
-        configs = dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "configs"), None)
-        if not isinstance(configs, (ast.List, ast.Tuple)):
-            continue
-        tables = [c.args[0] for c in configs.elts if isinstance(c, ast.Call) and c.args]
-        if not tables or len(tables) != len(configs.elts) or not all(isinstance(t, ast.Dict) for t in tables):
-            continue
-        for table in tables:
-            assert isinstance(table, ast.Dict)
-            for k, v in zip(table.keys, table.values):
-                if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
-                    continue
-                known = values.get(k.value, set())
-                literal = isinstance(v, ast.Constant) and type(v.value) is int
-                values[k.value] = known | {v.value} if known is not None and literal else None  # type: ignore[union-attr]
-        counts = {k: sum(any(isinstance(x, ast.Constant) and x.value == k for x in t.keys) for t in tables)  # type: ignore[union-attr]
-                  for k in values}
-        for k, n in counts.items():  # a parameter some configs leave out takes its default there too
-            if n != len(tables):
-                values[k] = None
-    return values
 
 
 def _bind_arguments(node: ast.Call, params: list[str], by_name: bool = False) -> list[tuple[str | None, ast.expr]]:

@@ -14,6 +14,7 @@ from functools import cached_property
 from boundcheck import symbolic as sy
 from boundcheck.coverage import BRANCH_CONDITION, contract_for
 from boundcheck.frontends.pysource import Source, callee
+from boundcheck.frontends.triton_configs import config_values
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_signs import written_params
@@ -1554,9 +1555,16 @@ class KernelAnalyser:
 
     def _finish(self, p: _Pending) -> Access:
         dims = tuple(d if d.label != d.source else replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
+        dims = tuple(replace(d, tile="1") if d.tile in self._unit_tiles else d for d in dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked, p.text, p.other_at,
                       masked_by=p.masked_by)
+
+    @cached_property
+    def _unit_tiles(self) -> set[str]:
+        """Meta-parameters every one of the kernel's own autotune configs sets to 1 (``XBLOCK``
+        of a row-per-program reduction): a tile of one lane."""
+        return {name for name, values in config_values(self.fn).items() if values == {1}}
 
     def _bound_tiles(self, buffer: str) -> tuple[Divisibility, ...]:
         """Tiles every launch gives one of the sizes of the tensor it passes as ``buffer``

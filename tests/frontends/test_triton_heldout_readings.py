@@ -97,3 +97,29 @@ def test_a_mask_true_on_every_lane_in_one_branch_is_the_other_branch_s_bound() -
     src = MERGED.format(mask="m_mask[None, :]")
     assert findings(src) == [(line_of(src, "b = tl.load"), "BC103")]
     assert findings(MERGED.format(mask="ks_mask[:, None] & m_mask[None, :]")) == []
+
+
+UNIT = '''\
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({{"XBLOCK": {a}, "RBLOCK": 1024}}), triton.Config({{"XBLOCK": {b}, "RBLOCK": 2048}})],
+                 key=["xnumel", "rnumel"])
+@triton.jit
+def row_mean(x_ptr, out_ptr, xnumel, rnumel, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    rbase = tl.arange(0, RBLOCK)[None, :]
+    acc = tl.zeros([XBLOCK, RBLOCK], tl.float32)
+    for roffset in range(0, rnumel, RBLOCK):
+        rindex = roffset + rbase
+        acc += tl.load(x_ptr + rindex + rnumel * xindex, mask=rindex < rnumel, other=0.0)
+    tl.store(out_ptr + xindex, tl.sum(acc, 1)[:, None] / rnumel, None)
+'''
+
+
+def test_a_tile_every_autotune_config_sets_to_one_is_one_lane() -> None:
+    # tritonbench's welford: every config has XBLOCK = 1, so the grid cdiv(xnumel, 1) has no tail
+    assert findings(UNIT.format(a=1, b=1)) == []
+    src = UNIT.format(a=1, b=2)
+    assert (line_of(src, "tl.store(out_ptr"), "BC102") in findings(src)
