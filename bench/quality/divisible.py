@@ -13,15 +13,38 @@ def _bare(text: str) -> str:
     return text
 
 
+_MACRO = re.compile(r"#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*\)((?:[^\n]*\\\n)*[^\n]*)")
+_CONSTANT = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?\s*(\d+)\s*\)?[ \t]*$", re.M)
+
+
+def _expanded(scope: str) -> str:
+    """``scope`` with the checks a one-parameter macro makes at each use written out:
+    ``ASSERT_K_IS_MULTIBLE_OF(32)`` of ``#define ASSERT_K_IS_MULTIBLE_OF(V) if (K % (V) != 0) …``
+    adds ``if (K % (32) != 0) …``."""
+    extra = []
+    for name, param, body in _MACRO.findall(scope):
+        if "%" not in body:
+            continue
+        body = body.replace("\\\n", " ")
+        for arg in re.findall(rf"\b{re.escape(name)}\s*\(([^()]*)\)", scope):
+            if arg.strip() != param:
+                extra.append(re.sub(rf"\b{re.escape(param)}\b", arg.strip(), body))
+    return scope + "\n" + "\n".join(extra) if extra else scope
+
+
 def stated_multiple(scope: str, extent: str, tile: str) -> str | None:
     """Why ``extent / tile`` is exact, or None: two integer literals that divide, or a check of
     ``extent % tile`` against 0 anywhere in ``scope`` (an assert, a ``TORCH_CHECK``, a
-    ``static_assert`` or an ``if (... % ... != 0)`` rejection)."""
+    ``static_assert`` or an ``if (... % ... != 0)`` rejection, also one a one-parameter macro
+    makes at its use; the tile also as the literal a ``#define`` gives it)."""
     e, t = _bare(extent), _bare(tile)
     if e.isdigit() and t.isdigit():
         return "the extent is a literal multiple of the tile" if int(t) and int(e) % int(t) == 0 else None
+    tiles = [t, *(v for name, v in _CONSTANT.findall(scope) if name == t)]
+    text = _expanded(scope)
     side = r"\(?\s*{}\s*\)?"
-    pattern = side.format(re.escape(e)) + r"\s*%\s*" + side.format(re.escape(t)) + r"\s*[!=]=\s*0\b"
-    if re.search(pattern, scope):
-        return "the code checks that the extent is a multiple of the tile"
+    for each in tiles:
+        pattern = side.format(re.escape(e)) + r"\s*%\s*" + side.format(re.escape(each)) + r"\s*[!=]=\s*0\b"
+        if re.search(pattern, text):
+            return "the code checks that the extent is a multiple of the tile"
     return None

@@ -172,3 +172,20 @@ def test_guard_in_a_helper_called_on_shared_arrays_is_no_global_guard() -> None:
 def test_guard_in_a_helper_called_on_global_memory_is_mutated() -> None:
     m = mutate_cuda.mutate("/tmp/helper.cu", HELPER.replace("ARGS", "out + blockIdx.x * 256, s"))
     assert [x.line for x in m.mutants if x.operator == "drop-guard"] == [2, 10, 14]
+
+
+def test_a_multiple_checked_through_a_one_parameter_macro_is_an_exact_division() -> None:
+    from bench.quality.divisible import stated_multiple
+
+    src = """#define WARP_SIZE 32
+#define ASSERT_K_IS_MULTIBLE_OF(V) \\\\
+  if (K % (V) != 0) {                 \\\\
+    throw std::runtime_error("K must be multiple of " #V); \\\\
+  }
+void launch(int K) {
+  ASSERT_K_IS_MULTIBLE_OF(32)
+}
+"""
+    assert stated_multiple(src, "K", "WARP_SIZE") is not None
+    assert stated_multiple(src, "K", "64") is None
+    assert stated_multiple(src.replace("ASSERT_K_IS_MULTIBLE_OF(32)\n", ""), "K", "WARP_SIZE") is None
