@@ -86,9 +86,9 @@ def _headers(gitdir: Path, commit: str, into: Path) -> None:
     into.mkdir(parents=True, exist_ok=True)
     for ext in HEADER_EXTENSIONS:  # one by one: a pathspec that matches nothing fails the whole archive
         archive = subprocess.run(["git", f"--git-dir={gitdir}", "archive", "--format=tar", commit, "--",
-                                  f":(glob)**/*.{ext}"], capture_output=True)
+                                  f":(glob)**/*.{ext}"], capture_output=True, check=False)
         if archive.stdout:  # a mirror can lack a blob (git archive then stops): what arrived
-            subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, capture_output=True)
+            subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, capture_output=True, check=False)
 
 
 def _tree(gitdir: Path, commit: str, path: str, into: Path) -> Path:

@@ -14,7 +14,7 @@ def _bare(text: str) -> str:
 
 
 _MACRO = re.compile(r"#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*\)((?:[^\n]*\\\n)*[^\n]*)")
-_CONSTANT = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?\s*(\d+)\s*\)?[ \t]*$", re.M)
+_CONSTANT = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?\s*(\d+)\s*\)?[ \t]*$", re.MULTILINE)
 
 
 def _expanded(scope: str) -> str:
