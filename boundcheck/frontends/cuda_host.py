@@ -642,8 +642,16 @@ def _noreturn(call: ci.Cursor) -> bool:
         return False
     if "noreturn" in decl.type.spelling:  # __attribute__((noreturn)) is part of the type
         return True
-    return any(k.kind.is_attribute() and any("noreturn" in t.spelling.lower() for t in k.get_tokens())
+    return any(k.kind == K.UNEXPOSED_ATTR and _written(k) and any("noreturn" in t.spelling.lower() for t in k.get_tokens())
                for k in child_list(decl))
+
+
+def _written(c: ci.Cursor) -> bool:
+    """An attribute written in a project's source, a few tokens long: not one of the stub header's
+    (precompiled, whose ranges tokenise to thousands of tokens)."""
+    start, end = c.extent.start, c.extent.end
+    return start.file is not None and end.file is not None and start.file.name == end.file.name \
+        and not start.file.name.startswith("/__boundcheck__/") and 0 <= end.offset - start.offset <= 64
 
 
 @dataclass
