@@ -76,6 +76,7 @@ def check(
     no_gitignore: Annotated[bool, typer.Option("--no-gitignore", help="Check files that .gitignore excludes.")] = False,
     fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes.")] = False,
     diff: Annotated[bool, typer.Option("--diff", help="Show safe fixes as a diff; change nothing.")] = False,
+    unsafe_fixes: Annotated[bool, typer.Option("--unsafe-fixes", help="With --fix or --diff, apply unsafe fixes too.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (0: one per core).")] = 0,
     config: Annotated[Path | None, typer.Option("--config", help="A boundcheck.toml or pyproject.toml to use.")] = None,
     statistics: Annotated[bool, typer.Option("--statistics", help="Count findings per rule.")] = False,
@@ -101,7 +102,7 @@ def check(
     if fix or diff:
         from boundcheck import fixes
 
-        findings, text = fixes.run(findings, settings, write=fix and not diff)
+        findings, text = fixes.run(findings, settings, write=fix and not diff, unsafe=unsafe_fixes)
         if diff:
             typer.echo(text, nl=False)
             raise typer.Exit(1 if text else 0)

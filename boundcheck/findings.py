@@ -17,8 +17,13 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
+    """A finding's edits. ``safe``: they keep every correct program correct; an unsafe fix is right
+    only where the finding is (an inclusive bound over a list of n + 1 entries is intended), so it is
+    applied with ``--unsafe-fixes`` only."""
+
     message: str
     edits: tuple[Edit, ...]
+    safe: bool = True
 
 
 @dataclass

@@ -25,8 +25,9 @@ MAX_PASSES = 10
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
-def run(findings: list[Finding], settings: Settings, write: bool) -> tuple[list[Finding], str]:
-    """Fix what can be fixed; return the findings that remain and a unified diff of the changes.
+def run(findings: list[Finding], settings: Settings, write: bool, unsafe: bool = False) -> tuple[list[Finding], str]:
+    """Fix what can be fixed (with ``unsafe``, unsafe fixes too); return the findings that remain
+    and a unified diff of the changes.
 
     With ``write`` false nothing is written: the remaining findings are those of the fixed text.
     """
@@ -36,7 +37,7 @@ def run(findings: list[Finding], settings: Settings, write: bool) -> tuple[list[
     remaining: list[Finding] = []
     diffs: list[str] = []
     for path, found in by_path.items():
-        outcome = _fix_file(path, found, settings)
+        outcome = _fix_file(path, found, settings, unsafe)
         if outcome is None:
             remaining.extend(found)
             continue
@@ -48,14 +49,16 @@ def run(findings: list[Finding], settings: Settings, write: bool) -> tuple[list[
     return sorted(remaining, key=Finding.sort_key), "".join(diffs)
 
 
-def _fixable(findings: list[Finding]) -> list[Fix]:
-    return [f.fix for f in findings if f.fix is not None and f.suppressed_by is None and f.fix.edits]
+def _fixable(findings: list[Finding], unsafe: bool) -> list[Fix]:
+    return [f.fix for f in findings if f.fix is not None and f.suppressed_by is None and f.fix.edits
+            and (f.fix.safe or unsafe)]
 
 
-def _fix_file(path: str, findings: list[Finding], settings: Settings) -> tuple[str, str, list[Finding]] | None:
+def _fix_file(path: str, findings: list[Finding], settings: Settings,
+              unsafe: bool) -> tuple[str, str, list[Finding]] | None:
     """(original text, fixed text, findings of the fixed text), or None when nothing changes."""
     language = language_of(Path(path))
-    if language is None or not _fixable(findings):
+    if language is None or not _fixable(findings, unsafe):
         return None
     try:
         with open(path, encoding="utf-8", newline="") as handle:
@@ -64,7 +67,7 @@ def _fix_file(path: str, findings: list[Finding], settings: Settings) -> tuple[s
         return None  # unreadable or not UTF-8: rewriting it would not preserve its bytes
     text = original
     for _ in range(MAX_PASSES):
-        changed = apply_fixes(text, _fixable(findings))
+        changed = apply_fixes(text, _fixable(findings, unsafe))
         if changed == text:
             break
         after, _ = check_source(path, language, _NEWLINE.sub("\n", changed), settings)

@@ -211,24 +211,44 @@ def test_cli_reports_both_fixable_findings(tmp_path: Path) -> None:
 def test_cli_fix_then_fix_again(tmp_path: Path) -> None:
     path = tmp_path / "block_max.py"
     path.write_text(ROW_MAX)
-    code, _ = _cli("--fix", str(path))
+    code, _ = _cli("--fix", "--unsafe-fixes", str(path))
     assert path.read_text() == ROW_MAX_FIXED
     assert code == 0
-    code, _ = _cli("--fix", str(path))
+    code, _ = _cli("--fix", "--unsafe-fixes", str(path))
     assert path.read_text() == ROW_MAX_FIXED and code == 0
+
+
+def test_cli_fix_applies_only_safe_fixes_unless_asked(tmp_path: Path) -> None:
+    """BC104's `<=` -> `<` is right only where the finding is: over a list of n + 1 entries (a
+    prefix sum) the inclusive bound is intended, so plain --fix leaves it and says so."""
+    path = tmp_path / "block_max.py"
+    path.write_text(ROW_MAX)
+    code, output = _cli(str(path))
+    assert "1 fixable with `--fix`. (1 hidden fix can be enabled with the `--unsafe-fixes` option.)" in output
+    assert "= unsafe fix: use `<`" in output
+    code, _ = _cli("--fix", str(path))
+    assert path.read_text() == ROW_MAX.replace("mask=mask)", 'mask=mask, other=float("-inf"))')
+    assert code == 1  # the BC104 finding remains
+
+
+def test_json_names_each_fix_s_applicability(tmp_path: Path) -> None:
+    path = tmp_path / "block_max.py"
+    path.write_text(ROW_MAX)
+    _, output = _cli("--output-format", "json", str(path))
+    assert re.findall(r'"applicability": "(\w+)"', output) == ["unsafe", "safe"]
 
 
 def test_cli_fix_keeps_crlf(tmp_path: Path) -> None:
     path = tmp_path / "block_max.py"
     path.write_bytes(ROW_MAX.replace("\n", "\r\n").encode())
-    _cli("--fix", str(path))
+    _cli("--fix", "--unsafe-fixes", str(path))
     assert path.read_bytes() == ROW_MAX_FIXED.replace("\n", "\r\n").encode()
 
 
 def test_cli_diff_prints_and_writes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "block_max.py"
     path.write_text(ROW_MAX)
-    code, output = _cli("--diff", str(path))
+    code, output = _cli("--diff", "--unsafe-fixes", str(path))
     assert path.read_text() == ROW_MAX
     assert code == 1
     assert output.startswith(f"--- {path}\n+++ {path}\n@@")

@@ -18,6 +18,7 @@ def to_dict(f: Finding) -> dict[str, object]:
         "end_location": {"row": f.span.end_line, "column": f.span.end_col + 1},
         "fix": None if f.fix is None else {
             "message": f.fix.message,
+            "applicability": "safe" if f.fix.safe else "unsafe",
             "edits": [{"location": {"row": e.span.line, "column": e.span.col + 1},
                        "end_location": {"row": e.span.end_line, "column": e.span.end_col + 1},
                        "content": e.text} for e in f.fix.edits],

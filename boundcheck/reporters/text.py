@@ -37,12 +37,16 @@ def render(findings: list[Finding], show_source: bool = True, color: bool = Fals
                 for span, note in f.related:  # the places the finding involves beside its own line
                     out.append(f"{cyan}{' ' * width} = {reset}note: line {span.line}: {note}")
                 if f.fix:
-                    out.append(f"{cyan}{' ' * width} = {reset}fix: {f.fix.message}")
+                    kind = "fix" if f.fix.safe else "unsafe fix"
+                    out.append(f"{cyan}{' ' * width} = {reset}{kind}: {f.fix.message}")
             out.append("")
-    fixable = sum(1 for f in shown if f.fix)
+    fixable = sum(1 for f in shown if f.fix and f.fix.safe)
+    hidden = sum(1 for f in shown if f.fix and not f.fix.safe)
     if shown:
         out.append(f"Found {len(shown)} finding{'s' if len(shown) != 1 else ''}."
-                   + (f" {fixable} fixable with `--fix`." if fixable else ""))
+                   + (f" {fixable} fixable with `--fix`." if fixable else "")
+                   + (f" ({hidden} hidden fix{'es' if hidden != 1 else ''} can be enabled with the"
+                      " `--unsafe-fixes` option.)" if hidden else ""))
     else:
         out.append("All checks passed!")
     suppressed = len(findings) - len(shown)

@@ -36,4 +36,4 @@ class OffByOneBound(Rule):
 def _fix(bound: Bound) -> Fix | None:
     if bound.op_span is None or bound.limit_slack or bound.op_text not in _STRICT:
         return None
-    return Fix(f"use `{_STRICT[bound.op_text]}`", (Edit(bound.op_span, _STRICT[bound.op_text]),))
+    return Fix(f"use `{_STRICT[bound.op_text]}`", (Edit(bound.op_span, _STRICT[bound.op_text]),), safe=False)
