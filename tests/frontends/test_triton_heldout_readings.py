@@ -123,3 +123,38 @@ def test_a_tile_every_autotune_config_sets_to_one_is_one_lane() -> None:
     assert findings(UNIT.format(a=1, b=1)) == []
     src = UNIT.format(a=1, b=2)
     assert (line_of(src, "tl.store(out_ptr"), "BC102") in findings(src)
+
+
+TILEWISE = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_tiles(dst_ptr, src_ptr, nelems, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    NP = tl.num_programs(0)
+    num_tiles = nelems // BLOCK
+    for tile_id in range(pid, num_tiles, NP):
+        offs = tile_id * BLOCK + tl.arange(0, BLOCK)
+        tl.store(dst_ptr + offs, tl.load(src_ptr + offs))
+{tail}'''
+
+TAIL = '''\
+    if nelems % BLOCK:
+        if pid == NP - 1:
+            offs = num_tiles * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < nelems
+            tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=mask), mask=mask)
+'''
+
+
+def test_a_grid_stride_loop_over_whole_tiles_with_a_peeled_tail_is_right() -> None:
+    # Triton-distributed's tile-wise copy: tiles t * BLOCK for t < nelems // BLOCK are whole, and
+    # the last program copies the tile the floor leaves, masked
+    assert findings(TILEWISE.format(tail=TAIL)) == []
+
+
+def test_without_the_tail_the_floor_skips_it() -> None:
+    src = TILEWISE.format(tail="")
+    assert findings(src) == [(line_of(src, "for tile_id in range("), "BC301")]
