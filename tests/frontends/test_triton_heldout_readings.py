@@ -149,12 +149,16 @@ TAIL = '''\
 '''
 
 
-def test_a_grid_stride_loop_over_whole_tiles_with_a_peeled_tail_is_right() -> None:
-    # Triton-distributed's tile-wise copy: tiles t * BLOCK for t < nelems // BLOCK are whole, and
-    # the last program copies the tile the floor leaves, masked
-    assert findings(TILEWISE.format(tail=TAIL)) == []
+def test_a_floor_loop_with_a_peeled_tail_skips_nothing() -> None:
+    # Triton-distributed's tile-wise copy: the last program copies the tile the floor leaves,
+    # masked, so the loop's trip count skips nothing (BC301). The loop's own unmasked accesses are
+    # still reported: a grid-stride walk (`t * BLOCK` for `t in range(pid, n // BLOCK, NP)`) is not
+    # read as whole tiles (a reading that did also took FlagGems unique's `pid + j * ctas_num`
+    # helpers, masked inside the walk, for peeled tails: 6 benchmark catches lost)
+    src = TILEWISE.format(tail=TAIL)
+    assert [c for _, c in findings(src)] == ["BC101", "BC102"]
 
 
 def test_without_the_tail_the_floor_skips_it() -> None:
     src = TILEWISE.format(tail="")
-    assert findings(src) == [(line_of(src, "for tile_id in range("), "BC301")]
+    assert (line_of(src, "for tile_id in range("), "BC301") in findings(src)
