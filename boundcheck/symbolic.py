@@ -690,19 +690,13 @@ def descending_bounds(left: Expr, op: str, right: Expr, span: Span) -> list[Boun
         below = sum(t.coeff for t in terms if sorted(render(f) for f in t.factors) in
                     ([*stride, x] for x in tile if x)) <= -1
         # `(cdiv(n, B) - 1 - i) * B`: laid down from the tiles' rounded-up end, whose top tile is partial
-        rounded = any(_is_ceiling(f) for t in terms if t is not lt and t not in downward for f in t.factors)
+        rounded = any(tile_walk(f) is not None for t in terms if t is not lt and t not in downward for f in t.factors)
         if not downward or not below or rounded:
             continue
         for lane_name, axis in sorted(lanes(Call("", lt.factors)), key=str):
             out.append(Bound(lane_name, render(left), "<", f"the top of tiles laid down from {render(left)}",
                              True, span, axis=axis, index_tiled=True))
     return out
-
-
-def _is_ceiling(e: Expr) -> bool:
-    """``cdiv(n, B)`` or ``(n + B - 1) // B``: a count of tiles rounded up."""
-    return isinstance(e, Call) and e.fn == "cdiv" or \
-        isinstance(e, Bin) and e.op in ("//", "/") and constant(expand(e.left)) > 0
 
 
 def upper_form(left: Expr, op: str, right: Expr) -> tuple[Expr, str, Expr]:

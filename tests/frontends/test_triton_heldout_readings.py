@@ -67,6 +67,11 @@ def test_a_lower_bound_alone_leaves_the_top_of_a_rounded_up_walk_unbounded() -> 
     assert findings(src) == [(line_of(src, "shifted = tl.load"), "BC101")]
 
 
+def test_a_ceiling_written_out_is_a_rounded_up_end_too() -> None:
+    src = SCAN.format(top="(nblocks", mask="t > 0").replace("tl.cdiv(seqlen, BLOCK)", "(seqlen + BLOCK - 1) // BLOCK")
+    assert findings(src) == [(line_of(src, "shifted = tl.load"), "BC101")]
+
+
 def test_both_bounds_are_silent() -> None:
     assert findings(SCAN.format(top="(nblocks", mask="(t > 0) & (t < seqlen)")) == []
 
