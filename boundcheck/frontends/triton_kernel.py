@@ -2056,13 +2056,13 @@ def _tail_starts(index: sy.Expr, span: Span) -> set[tuple[str, str]]:
 
 def _all_true(v: Val) -> bool:
     """A mask true on every lane: ``True``, ``1``, ``tl.full(shape, 1, tl.int1)``."""
-    return not v.conds and (v.number == 1.0 or _boolean(v) and v.expr == sy.Sym("True", sy.Kind.OTHER))
+    return not v.conds and (v.number == 1.0 or isinstance(v.expr, sy.Sym) and v.expr.name == "True")
 
 
 def _lower_bound(c: Comparison) -> bool:
     """``lane > k`` or ``lane >= k`` (``k`` no lane): bounds the lane from below only."""
-    left, right = sy.lanes(c.left), sy.lanes(c.right)
-    return bool(left) != bool(right) and (c.op in (">", ">=") if left else c.op in ("<", "<="))
+    index, op, limit = sy.upper_form(c.left, c.op, c.right)
+    return op in (">", ">=") and bool(sy.lanes(index)) and not sy.lanes(limit)
 
 
 def _has_lanes(c: Comparison) -> bool:

@@ -167,3 +167,11 @@ def test_a_floor_loop_with_a_peeled_tail_skips_nothing() -> None:
 def test_without_the_tail_the_floor_skips_it() -> None:
     src = TILEWISE.format(tail="")
     assert (line_of(src, "for tile_id in range("), "BC301") in findings(src)
+
+
+def test_a_literal_true_in_the_other_branch_excludes_nothing_either() -> None:
+    src = MERGED.replace("ks_mask = ks_offs < ACTUAL_KSPLIT", "ks_mask = ks_offs[:, None] < ACTUAL_KSPLIT") \
+        .replace("ks_mask = tl.full((1,), 1, dtype=tl.int1)", "ks_mask = True") \
+        .replace("mask=ks_mask[:, None] & m_mask[None, :],", "mask=ks_mask & m_mask[None, :],") \
+        .format(mask="m_mask[None, :]")
+    assert findings(src) == [(line_of(src, "b = tl.load"), "BC103")]
