@@ -500,9 +500,8 @@ class KernelBuilder:
                 return
             if pointer and op in ("+=", "-="):
                 ref = st.ptrs[name]
-                step = self.conv.expr(rhs, st.scope)
+                step = self.conv.expr(rhs, st.scope)  # (reads in the step are recorded here, once)
                 st.ptrs[name] = replace(ref, offset=Bin(op[0], ref.offset, Bin("*", Num(ref.width), step)))
-                self.conv.expr(rhs, st.scope)
                 return
             self._bind(name, op, rhs, st, self.src.span(c))
             return

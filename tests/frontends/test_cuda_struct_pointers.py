@@ -6,6 +6,7 @@ with a near variant, and the rule code and line are asserted."""
 from __future__ import annotations
 
 from boundcheck.engine import check_source
+from boundcheck.frontends import cuda
 from boundcheck.model import Language
 from boundcheck.settings import Settings
 from tests.checking import findings, line_of
@@ -157,3 +158,16 @@ __global__ void twice(T* p, I off) {
     found, _ = check_source("k.cu", Language.CUDA, src, Settings())
     assert [(f.span.line, f.code) for f in found] == [(5, "BC102"), (5, "BC101")]
     assert all("`p`" in f.message for f in found)
+
+
+def test_a_pointer_stepped_by_a_read_records_that_read_once() -> None:
+    src = """\
+__global__ void k(const float* x, const int* off, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const float* p = x;
+    p += off[i];
+    y[i] = p[0];
+}
+"""
+    module = cuda.parse_module("k.cu", src)
+    assert [(a.buffer, a.span.line) for a in module.kernels[0].accesses if a.buffer == "off"] == [("off", 4)]
