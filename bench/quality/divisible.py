@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 
 def _bare(text: str) -> str:
@@ -17,8 +18,9 @@ _MACRO = re.compile(r"#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*\)((?:[^\n]*\\\n)*[^\
 _CONSTANT = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+\(?\s*(\d+)\s*\)?[ \t]*$", re.MULTILINE)
 
 
+@lru_cache(maxsize=4)
 def _expanded(scope: str) -> str:
-    """``scope`` with the checks a one-parameter macro makes at each use written out:
+    """``scope`` (a file, asked about once per floor division in it) with the checks a one-parameter macro makes at each use written out:
     ``ASSERT_K_IS_MULTIBLE_OF(32)`` of ``#define ASSERT_K_IS_MULTIBLE_OF(V) if (K % (V) != 0) …``
     adds ``if (K % (32) != 0) …``."""
     extra = []
@@ -32,6 +34,15 @@ def _expanded(scope: str) -> str:
     return scope + "\n" + "\n".join(extra) if extra else scope
 
 
+@lru_cache(maxsize=4)
+def _constants(scope: str) -> dict[str, list[str]]:
+    """The literal each ``#define NAME <number>`` gives, by name."""
+    out: dict[str, list[str]] = {}
+    for name, value in _CONSTANT.findall(scope):
+        out.setdefault(name, []).append(value)
+    return out
+
+
 def stated_multiple(scope: str, extent: str, tile: str) -> str | None:
     """Why ``extent / tile`` is exact, or None: two integer literals that divide, or a check of
     ``extent % tile`` against 0 anywhere in ``scope`` (an assert, a ``TORCH_CHECK``, a
@@ -40,7 +51,7 @@ def stated_multiple(scope: str, extent: str, tile: str) -> str | None:
     e, t = _bare(extent), _bare(tile)
     if e.isdigit() and t.isdigit():
         return "the extent is a literal multiple of the tile" if int(t) and int(e) % int(t) == 0 else None
-    tiles = [t, *(v for name, v in _CONSTANT.findall(scope) if name == t)]
+    tiles = [t, *_constants(scope).get(t, [])]
     text = _expanded(scope)
     side = r"\(?\s*{}\s*\)?"
     for each in tiles:
