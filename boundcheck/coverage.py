@@ -133,7 +133,7 @@ class Coverage:
 
 def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     """None when the access is outside the rules' reach (shared memory, unreadable index)."""
-    if access.opaque or access.space is not Space.GLOBAL:
+    if not _in_reach(access):
         return None
     facts = [*kernel.contracts, *access.facts]
     bounded = bounded_sources(kernel)
@@ -158,6 +158,11 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     guarded = tuple(d for d in access.dims
                     if any(covers(b, d) and not b.wrap and not b.walk for b in access.guards))
     return Coverage(tuple(needed), tuple(covered), tuple(uncovered), tuple(local_only), guarded)
+
+
+def _in_reach(access: Access) -> bool:
+    """A global access whose index the frontend read fully: the rules judge its dimensions."""
+    return not access.opaque and access.space is Space.GLOBAL
 
 
 def _whole_tiles(kernel: Kernel, access: Access, dim: Dim, facts: list[Divisibility]) -> bool:
@@ -273,7 +278,7 @@ def _whole_tile_guards(kernel: Kernel, access: Access) -> set[Bound]:
     """The access's guards on a dimension that holds whole tiles only (a loop over the tiles below
     the program's own, a floored trip count, a contract): true on every lane, they pad none. (A
     whole tile that nothing else bounds is no such dimension: its mask says it can be partial.)"""
-    if access.opaque or access.space is not Space.GLOBAL:
+    if not _in_reach(access):
         return set()
     facts = [*kernel.contracts, *access.facts]
     whole = {d.source for d in access.dims if _whole_tiles(kernel, access, d, facts)}

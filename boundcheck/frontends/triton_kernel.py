@@ -1146,12 +1146,6 @@ class KernelAnalyser:
             expr = sy.Call("where", (a.expr, b.expr))  # a scalar choice: `where(n <= 0, 0, n + B - 1) // B`
         return Val(expr=expr, flows=tuple(flows))
 
-    def _transposed(self, value: Val, flag: ast.expr | None) -> Val:
-        """An operand as ``tl.dot`` reads it: ``trans_b=True`` (older Triton) transposes it."""
-        if not (isinstance(flag, ast.Constant) and flag.value is True):
-            return value
-        return replace(value, flows=_swap(value.flows))
-
     def _unpadded(self, f: Flow, facts: list[Divisibility]) -> bool:
         """On a branch whose facts make whole tiles of every dimension the access pads (``if not
         EVEN_N: <re-mask>``, skipped where ``EVEN_N``), the data carries no padding."""
@@ -1191,7 +1185,7 @@ class KernelAnalyser:
         if name == "dot":
             operands = [*args[:2], *(kw[k] for k in ("input", "other", "a", "b") if k in kw)]
             flows: list[Flow] = []
-            values = [self._transposed(self.ev(operand), kw.get(flag))
+            values = [_transposed(self.ev(operand), kw.get(flag))
                       for operand, flag in zip(operands[:2], ("trans_a", "trans_b"))]
             for kept, value in enumerate(values):
                 # lanes the other operand zeroes along the contracted axis add nothing, whatever they hold here
@@ -1680,6 +1674,13 @@ def _scalar(v: Val) -> bool:
     return bool(v.extra.get("scalar")) or v.number is not None or (
         v.expr is not None and not v.flows
         and sy.kinds(v.expr) <= {sy.Kind.EXTENT, sy.Kind.CONST, sy.Kind.PROGRAM, sy.Kind.LOOP})
+
+
+def _transposed(value: Val, flag: ast.expr | None) -> Val:
+    """An operand as ``tl.dot`` reads it: ``trans_b=True`` (older Triton) transposes it."""
+    if not (isinstance(flag, ast.Constant) and flag.value is True):
+        return value
+    return replace(value, flows=_swap(value.flows))
 
 
 def _swap(flows: tuple[Flow, ...]) -> tuple[Flow, ...]:
