@@ -32,6 +32,7 @@ from boundcheck.frontends.cuda_parse import (
 )
 from boundcheck.frontends.cuda_powers import SizeFacts, constant_of, exact_by_powers, size_facts
 from boundcheck.frontends.cuda_slots import Allocations, Room
+from boundcheck.frontends.cuda_stubs import VIRTUAL_DIR
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import (
     Bin,
@@ -651,7 +652,7 @@ def _written(c: ci.Cursor) -> bool:
     (precompiled, whose ranges tokenise to thousands of tokens)."""
     start, end = c.extent.start, c.extent.end
     return start.file is not None and end.file is not None and start.file.name == end.file.name \
-        and not start.file.name.startswith("/__boundcheck__/") and 0 <= end.offset - start.offset <= 64
+        and not start.file.name.startswith(VIRTUAL_DIR + "/") and 0 <= end.offset - start.offset <= 64
 
 
 @dataclass

@@ -20,11 +20,11 @@ from typing import NamedTuple
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_cub import cub_header
-from boundcheck.frontends.cuda_stubs import KNOWN_HEADERS, STUB_HEADER, STUB_NAME
+from boundcheck.frontends.cuda_stubs import KNOWN_HEADERS, STUB_HEADER, STUB_NAME, VIRTUAL_DIR
 from boundcheck.frontends.cuda_torch import torch_header
 from boundcheck.model import Span
 
-MISSING_DIR = "/__boundcheck__/missing"
+MISSING_DIR = f"{VIRTUAL_DIR}/missing"
 BASE_ARGS = [
     "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
     "--cuda-path=/nonexistent", "-nostdinc", "-w", "-ferror-limit=0",

@@ -5,7 +5,8 @@ kernels use (qualifiers as attributes, the index built-ins, vector types, intrin
 ``__cudaPushCallConfiguration`` so that ``kernel<<<grid, block>>>(...)`` parses.
 """
 
-STUB_NAME = "/__boundcheck__/cuda_stub.h"
+VIRTUAL_DIR = "/__boundcheck__"  # where the files boundcheck supplies live (no real file is there)
+STUB_NAME = f"{VIRTUAL_DIR}/cuda_stub.h"
 
 STUB_HEADER = r"""
 #define __global__ __attribute__((global))
