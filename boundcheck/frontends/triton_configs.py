@@ -1,20 +1,33 @@
-"""The values a kernel's own ``@triton.autotune`` configs give its meta-parameters."""
+"""What a kernel's own ``@triton.autotune`` configs give its meta-parameters."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from boundcheck.frontends.pysource import callee
+
+
+def _config_lists(fn: ast.FunctionDef) -> Iterator[ast.expr | None]:
+    """The ``configs=`` argument of each ``@triton.autotune`` on ``fn``."""
+    for dec in fn.decorator_list:
+        if isinstance(dec, ast.Call) and callee(dec.func) == "autotune":
+            yield dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "configs"), None)
+
+
+def unread_configs(fn: ast.FunctionDef) -> bool:
+    """An ``autotune`` whose configs are not written as ``triton.Config({...})`` literals (made by a
+    helper, read from a list elsewhere): which parameters they set is not known here."""
+    return any(not isinstance(configs, (ast.List, ast.Tuple)) or not all(
+        isinstance(c, ast.Call) and callee(c.func) == "Config" and c.args and isinstance(c.args[0], ast.Dict)
+        for c in configs.elts) for configs in _config_lists(fn))
 
 
 def config_values(fn: ast.FunctionDef) -> dict[str, set[int] | None]:
     """``@triton.autotune(configs=[triton.Config({"BLOCK_M": 128, …}), …])``: the parameters the
     configs set, each with its values where every config gives it an integer literal (else None)."""
     values: dict[str, set[int] | None] = {}
-    for dec in fn.decorator_list:
-        if not (isinstance(dec, ast.Call) and callee(dec.func) == "autotune"):
-            continue
-        configs = dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "configs"), None)
+    for configs in _config_lists(fn):
         if not isinstance(configs, (ast.List, ast.Tuple)):
             continue
         tables = [c.args[0] for c in configs.elts if isinstance(c, ast.Call) and c.args]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
 from boundcheck.frontends.pysource import callee
-from boundcheck.frontends.triton_configs import config_values
+from boundcheck.frontends.triton_configs import config_values, unread_configs
 from boundcheck.frontends.triton_imports import imported_check
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
@@ -200,7 +200,7 @@ class _Host:
                      if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
         configs = config_values(fn)
         implicit = _implicit_params(fn) | set(configs)
-        pairs = _bind_arguments(node, [p for p in params if p not in implicit], by_name=_unread_configs(fn))
+        pairs = _bind_arguments(node, [p for p in params if p not in implicit], by_name=unread_configs(fn))
         bound: dict[str, str] = {}
         for pname, value in pairs:
             if pname is None:
@@ -459,19 +459,6 @@ def _implicit_params(fn: ast.FunctionDef) -> set[str]:
             if isinstance(table, ast.Dict):
                 out |= {k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
     return out
-
-
-def _unread_configs(fn: ast.FunctionDef) -> bool:
-    """An ``autotune`` whose configs are not written as ``triton.Config({...})`` literals (made by a
-    helper, read from a list elsewhere): which parameters they set is not known here."""
-    for dec in fn.decorator_list:
-        if isinstance(dec, ast.Call) and callee(dec.func) == "autotune":
-            configs = dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "configs"), None)
-            if not isinstance(configs, (ast.List, ast.Tuple)) or not all(
-                    isinstance(c, ast.Call) and callee(c.func) == "Config" and c.args and isinstance(c.args[0], ast.Dict)
-                    for c in configs.elts):
-                return True
-    return False
 
 
 def _bind_arguments(node: ast.Call, params: list[str], by_name: bool = False) -> list[tuple[str | None, ast.expr]]:
