@@ -543,14 +543,8 @@ class KernelAnalyser:
         if key is not None and all(feasible):
             settled = [[*saved_facts, *self._branch_facts(test, taken)] for taken in (True, False)]
             for name in {*in_body, *in_else}:
-                # data a branch leaves as it was keeps its padding there only if it was loaded on every
-                # path: a load under `if EVEN_N & EVEN_M: … else:` pads where flags the model does not
-                # relate (`if not EVEN_N:` re-masks it) say the other branch is taken
-                ways = [(branch[name], facts, False) if name in branch else (before.get(name), facts, True)
-                        for branch, facts in zip(assigned, settled)]
-                flows = tuple(dict.fromkeys(f for v, facts, kept in ways if v is not None for f in v.flows
-                                            if not (kept and self.accesses[f.access].conditional)
-                                            and not self._unpadded(f, facts)))
+                flows = tuple(dict.fromkeys(f for branch, facts in zip(assigned, settled)
+                                            for f in self._branch_flows(name, branch, before, facts)))
                 if flows != self.env[name].flows:
                     self.env[name] = replace(self.env[name], flows=flows)
         for name in set(in_body) ^ set(in_else):  # skip = False; if c: skip = True -> either, at run time
@@ -561,6 +555,17 @@ class KernelAnalyser:
             for taken, branch in ((True, in_body), (False, in_else)):
                 self.scoped[(key, taken)] = {n: (v, self.env[n]) for n, v in branch.items()}
         self.facts, self.tile_guards, self.path = saved_facts, saved_guards, saved_path
+
+    def _branch_flows(self, name: str, branch: dict[str, Val], before: dict[str, Val],
+                      facts: list[Divisibility]) -> list[Flow]:
+        """The padded data ``name`` holds after one branch of a compile-time test: what the branch
+        assigned, or what it left as it was, but then only data loaded on every path (a load under
+        `if EVEN_N & EVEN_M: … else:` pads where flags the model does not relate, `if not EVEN_N:`
+        re-masking it, say the other branch is taken); none the branch's facts make whole."""
+        kept = name not in branch
+        value = before.get(name) if kept else branch[name]
+        return [f for f in value.flows if not (kept and self.accesses[f.access].conditional)
+                and not self._unpadded(f, facts)] if value is not None else []
 
     def _compile_time(self, test: ast.expr) -> bool:
         """The test reads compile-time values only (``BIAS_TYPE == "vector"``, ``IS_VARLEN``), so
