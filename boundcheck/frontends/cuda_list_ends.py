@@ -1,7 +1,9 @@
 """Lists a kernel keeps one entry past a count: an exclusive scan of n values stores its total at
 index n (``list[n] = total``), so a copy of the scan under ``i <= n`` walks the list's n + 1 entries
 and its inclusive bound is intended, not one past the end (BC104). Likewise a decoder's scores
-``qk_smem[t - first] = qk`` for the current step t, walked by ``ti <= t`` at ``qk_smem[ti - first]``."""
+``qk_smem[t - first] = qk`` for the current step t, walked by ``ti <= t`` at ``qk_smem[ti - first]``.
+Reading the list at n (``total = offsets[n]``), or at ``j + 1`` under ``j < n`` (a CSR row's end,
+``offsets[j + 1] - offsets[j]``), says the same of it."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from boundcheck.model import Access, AccessKind
 from boundcheck.symbolic import Bin, Expr, Num, collect, expand, lanes, terms_text
 
 if TYPE_CHECKING:
-    from boundcheck.frontends.cuda_kernel import Rec
+    from boundcheck.frontends.cuda_kernel import Guard, Rec
 
 
 def _text(e: Expr) -> str:
@@ -30,17 +32,26 @@ def _reach(index: Expr, guarded: Expr, limit: Expr) -> str:
     return _text(Bin("+", index, Bin("*", factor, Bin("-", limit, guarded))))
 
 
+def _last(g: Guard) -> tuple[Expr, Expr]:
+    """(the guarded index, the last value a strict bound lets it take): ``j < n`` lets j reach n - 1."""
+    guarded, limit = g.sides
+    return guarded, Bin("-", limit, Num(1))
+
+
 def _lane_coefficient(e: Expr) -> float | None:
     return next((t.coeff for t in expand(e) if len(t.factors) == 1 and lanes(t.factors[0])), None)
 
 
 def inclusive_ends(recs: list[Rec], accesses: list[Access]) -> list[Access]:
     """``accesses`` (one per record) with each ``i <= n`` guard read as ``i < n + 1`` where the
-    kernel writes, at index n itself, a list that guard covers."""
-    # a size written as an index (`list[n] = total`, `s[n - first] = qk`), not at an element read
-    # (`a[a[0]] = …`)
+    kernel uses, at index n itself, a list that guard covers."""
+    # a size used as an index (`list[n] = total`, `s[n - first] = qk`, `total = list[n]`), not an
+    # element read (`a[a[0]] = …`); and the last index a strict bound lets a read through (a row's
+    # end `list[j + 1]` under `j < n`; a write there may be a list shifted by one, `s_scan = s + 1`)
     ends = {(r.buffer, _text(r.index)) for r in recs
-            if r.kind is AccessKind.WRITE and not lanes(r.index) and not _text(r.index).endswith("]")}
+            if not lanes(r.index) and not _text(r.index).endswith("]")}
+    ends |= {(r.buffer, _reach(r.index, *_last(g))) for r in recs if r.kind is AccessKind.READ
+             for g in r.guards if g.bound.op == "<" and not g.bound.limit_slack}
     if not ends:
         return accesses
     # the access's index where the guarded index reaches the limit: `s[i - first]` under `i <= n`

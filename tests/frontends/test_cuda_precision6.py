@@ -211,3 +211,46 @@ def test_a_pointer_stepped_back_is_followed():
 def test_a_list_the_bound_does_not_cover_says_nothing_of_it():
     bad = SCAN_END.replace("s_scan[n] = total", "totals[n] = total")
     assert findings(bad) == [(line_of(bad, "tid <= n"), "BC104")]
+
+
+CSR_COPY = """\
+__global__ void row_sums(const int* offsets, const float* vals, float* sums, int* starts, int rows) {
+    for (int i = threadIdx.x; i <= rows; i += blockDim.x) {
+        starts[i] = offsets[i];
+    }
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) {
+        float acc = 0.0f;
+        for (int j = offsets[r]; j < offsets[r + 1]; ++j) {
+            acc += vals[j];
+        }
+        sums[r] = acc;
+    }
+}
+"""
+
+
+def test_an_inclusive_bound_over_a_list_read_at_its_limit_is_intended():
+    # `offsets[rows]` read as the total: the list holds rows + 1 entries
+    src = CSR_COPY.replace("    int r = blockIdx.x", "    int total = offsets[rows];\n    int r = blockIdx.x")
+    src = src.replace("sums[r] = acc;", "sums[r] = acc / total;")
+    assert findings(src) == []
+
+
+def test_an_inclusive_bound_over_a_list_read_at_a_row_end_is_intended():
+    # `offsets[r + 1]` under `r < rows` reaches offsets[rows]: a CSR list of rows + 1 entries
+    assert findings(CSR_COPY) == []
+
+
+def test_a_list_read_short_of_its_limit_keeps_the_off_by_one():
+    bad = CSR_COPY.replace("offsets[r + 1]", "offsets[r] + 1")
+    assert findings(bad) == [(line_of(bad, "i <= rows"), "BC104")]
+    bad = CSR_COPY.replace("if (r < rows)", "if (r < rows - 1)")
+    assert findings(bad) == [(line_of(bad, "i <= rows"), "BC104")]
+
+
+def test_a_row_end_under_an_inclusive_bound_is_no_evidence_for_that_bound():
+    # the mutant `r <= rows` over the same list: its own reads cannot vouch for it
+    bad = CSR_COPY.replace("for (int i = threadIdx.x; i <= rows; i += blockDim.x) {\n        starts[i] = offsets[i];\n    }\n", "")
+    bad = bad.replace("if (r < rows)", "if (r <= rows)")
+    assert findings(bad) == [(line_of(bad, "r <= rows"), "BC104")]
