@@ -528,12 +528,19 @@ def _missing_includes(path: str, source: str, dirs: list[str]) -> tuple[set[str]
     includes get empty headers before the first parse instead of one re-parse each."""
     missing: set[str] = set()
     found: list[str] = []
-    queue, seen = [(os.path.dirname(os.path.abspath(path)), source)], set()
+    origin = os.path.dirname(os.path.abspath(path))
+    queue, seen = [(origin, source)], set()
     while queue:
         here, text = queue.pop()
         for quote, name in _INCLUDE.findall(text):
             search = ([here] if quote == '"' else []) + dirs + found
             hit = next((os.path.join(d, name) for d in search if os.path.isfile(os.path.join(d, name))), None)
+            if hit is None and quote == '"' and here != origin and os.path.isfile(os.path.join(origin, name)):
+                # a header that includes a sibling of the file being checked (`common/helper.hpp`
+                # including `"cuda_helper.hpp"` from `common/cuda/`): the build's `-I` of the
+                # source directory answers it
+                found.append(origin)
+                hit = os.path.join(origin, name)
             if hit is None and quote == '"' and (d := _project_dir(here, name)) is not None:
                 found.append(d)
                 hit = os.path.join(d, name)

@@ -536,6 +536,23 @@ def test_quoted_include_found_in_a_project_directory(tmp_path):
     assert model(src, str(path)).errors != []  # two candidates: ambiguous, not guessed
 
 
+def test_a_header_may_include_a_sibling_of_the_checked_file(tmp_path):
+    """`common/helper.hpp` includes `"cuda_helper.hpp"`, which sits beside the kernel in
+    `common/cuda/`: the build's `-I` of the source directory answers it, and so does the check."""
+    (tmp_path / "common" / "cuda").mkdir(parents=True)
+    (tmp_path / "common" / "helper.hpp").write_text('#include "cuda_helper.hpp"\n')
+    (tmp_path / "common" / "cuda" / "cuda_helper.hpp").write_text(
+        "#define KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); "
+        "i += blockDim.x * gridDim.x)\n")
+    src = '#include "helper.hpp"\n__global__ void k(float* x, int n) { KERNEL_LOOP(i, n) { x[i] = 0.0f; } }\n'
+    path = tmp_path / "common" / "cuda" / "k.cuh"
+    path.write_text(src)
+    assert model(src, str(path)).errors == []
+    assert findings(src, str(path)) == []
+    (tmp_path / "common" / "cuda" / "cuda_helper.hpp").unlink()
+    assert model(src, str(path)).errors != []  # nowhere to be found: the kernel is only partly read
+
+
 DATA_TEST_MAX = """\
 __global__ void row_softmax_sum(const float* x, float* out, int rows, int T) {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
