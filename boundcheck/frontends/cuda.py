@@ -112,6 +112,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
         kernel.contracts += sorted(set.intersection(*(_block_bindings(hl, fn) for hl in hls)) - set(kernel.contracts),
                                    key=lambda d: (d.extent, d.tile))
         _floor_grid_contracts(hls, kernel)
+        _unit_block_axes(hls, kernel, conv.values)
         if builder.ceiling_accesses is not None and any(hl.ceil_axes for hl in hls):
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values)
@@ -180,6 +181,20 @@ def _floor_grid_contracts(hls: list[HostLaunch], kernel: Kernel) -> None:
                 d = Divisibility(div.extent, tile, "floor grid")
                 if d not in kernel.contracts:
                     kernel.contracts.append(d)
+
+
+def _unit_block_axes(hls: list[HostLaunch], kernel: Kernel, values: dict[str, int | None]) -> None:
+    """A block one thread wide along an axis at every launch (``dim3 block(1, 256)``, a row per
+    block along x): ``threadIdx`` is 0 there, so its dimensions are tiles of 1, never partial."""
+    def one(block: str) -> bool:
+        return block == "1" or values.get(block) == 1
+
+    axes = [a for d, a in enumerate("xyz") if all(d < len(hl.blocks) and one(hl.blocks[d]) for hl in hls)]
+    if not axes:
+        return
+    kernel.accesses[:] = [replace(a, dims=tuple(
+        replace(d, tile="1") if any(d.source == f"threadIdx.{x}" for x in axes) else d for d in a.dims))
+        for a in kernel.accesses]
 
 
 def _divides(block: str, tile: str) -> bool:

@@ -38,3 +38,34 @@ def test_a_lane_tile_beside_it_still_needs_its_guard() -> None:
     src = SEARCH.replace("@GUARD@", "    if (i >= m) return;\n").replace(
         "    if ((threadIdx.x & 31) == 0) out[i] = r;", "    out[blockIdx.x * blockDim.x + threadIdx.x] = r;")
     assert findings(src, Language.CUDA) == [(line_of(src, "out[blockIdx.x * blockDim.x + threadIdx.x]"), "BC102")]
+
+
+ROW_PER_BLOCK = """\
+#define BS 256
+__global__ void pairs(const float* x, float* dst, int ne0, int nr) {
+    const int i0 = 2 * (blockDim.y * blockIdx.y + threadIdx.y);
+    if (i0 >= ne0) {
+        return;
+    }
+    const int row = blockDim.x * blockIdx.x + threadIdx.x;
+    dst[row * ne0 + i0] = x[row * ne0 + i0];
+}
+
+void launch(const float* x, float* dst, int ne0, int nr) {
+    const dim3 block_dims(1, BS, 1);
+    const dim3 block_nums(nr, (ne0 + 2 * BS - 1) / (2 * BS), 1);
+    pairs<<<block_nums, block_dims>>>(x, dst, ne0, nr);
+}
+"""
+
+
+def test_a_block_one_thread_wide_along_an_axis_tiles_it_by_one() -> None:
+    # blockDim.x is 1 at the launch: row is blockIdx.x, below the grid's nr rows
+    assert findings(ROW_PER_BLOCK, Language.CUDA) == []
+
+
+def test_a_wider_block_or_an_unknown_launch_keeps_the_row_unguarded() -> None:
+    line = line_of(ROW_PER_BLOCK, "dst[row")
+    for bad in (ROW_PER_BLOCK.replace("block_dims(1, BS, 1)", "block_dims(2, BS, 1)"),
+                ROW_PER_BLOCK[:ROW_PER_BLOCK.index("void launch")]):
+        assert findings(bad, Language.CUDA) == [(line, "BC103"), (line, "BC103")]
