@@ -1983,20 +1983,25 @@ def _group_reduction(call: ci.Cursor, src: Source) -> Reduction | None:
 
 
 def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
-                 negated: bool = False) -> list[Divisibility]:
+                 negated: bool = False, depth: int = 0) -> list[Divisibility]:
     """The ``a % b`` a condition holds zero in all its conjuncts (``a % b == 0 && …``); with
     ``negated``, those it holds non-zero in one of its disjuncts (``n % B != 0 || …``, ``n % B``,
-    ``n % B > 0``): the facts past an early rejection. ``!x`` flips the reading. Reading a
-    condition for facts records no access."""
+    ``n % B > 0``): the facts past an early rejection. ``!x`` flips the reading, and a local flag
+    set once (``const bool full = n % T == 0;``) reads as its test. Reading a condition for facts
+    records no access."""
     c = strip(c)
     kids = children(c)
     if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
-        return divisibility(conv, kids[0], scope, origin, not negated)
+        return divisibility(conv, kids[0], scope, origin, not negated, depth)
+    test = _flag_test(c) if depth < 4 else None
+    if test is not None:
+        return divisibility(conv, test, scope, origin, negated, depth + 1)
     if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
         return []
     op = binary_op(c)
     if op == ("||" if negated else "&&"):
-        return divisibility(conv, kids[0], scope, origin, negated) + divisibility(conv, kids[1], scope, origin, negated)
+        return divisibility(conv, kids[0], scope, origin, negated, depth) \
+            + divisibility(conv, kids[1], scope, origin, negated, depth)
     if negated and op == "%":
         return _remainder(conv, c, scope, origin)
     if op not in (("!=", ">") if negated else ("==",)):
@@ -2005,6 +2010,21 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
         if conv.quiet_expr(zero, scope) == Num(0):
             return _remainder(conv, strip(mod), scope, origin)
     return []
+
+
+def _flag_test(c: ci.Cursor) -> ci.Cursor | None:
+    """The test a local ``bool`` holds: its initializer, where nothing in its function assigns it
+    again (``const bool aligned = rows % T == 0 && cols % T == 0;``)."""
+    decl = c.referenced if c.kind == K.DECL_REF_EXPR else None
+    if decl is None or decl.kind != K.VAR_DECL or decl.type.get_canonical().kind != ci.TypeKind.BOOL:
+        return None
+    init = next((k for k in child_list(decl) if k.kind.is_expression()), None)
+    fn = decl.semantic_parent
+    if init is None or fn is None or fn.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+        return None
+    if not decl.type.is_const_qualified() and decl.spelling in _assigned_names(fn):
+        return None
+    return init
 
 
 def _remainder(conv: Converter, mod: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:

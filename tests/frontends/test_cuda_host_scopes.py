@@ -73,3 +73,30 @@ int run(const float* a, float* c, int n, bool checked) {
 """
     last = max(i for i, line in enumerate(src.splitlines(), start=1) if "add<<<n / 256" in line)
     assert cuda(src) == [(last, "BC302")]
+
+
+FLAGGED = """\
+__global__ void copy_rows(const float* in, float* out, int n) {
+    int i = blockIdx.x * 128 + threadIdx.x;
+    out[i] = in[i];
+}
+
+void launch(const float* in, float* out, int n) {
+    const bool whole = n % 128 == 0;
+    if (whole) {
+        copy_rows<<<n / 128, 128>>>(in, out, n);
+    }
+}
+"""
+
+
+def test_a_local_flag_set_once_reads_as_its_test() -> None:
+    assert cuda(FLAGGED) == []
+    negated = FLAGGED.replace("n % 128 == 0;", "n % 128 != 0;").replace("if (whole)", "if (!whole)")
+    assert cuda(negated) == []
+
+
+def test_a_flag_assigned_again_or_of_another_test_says_nothing() -> None:
+    for bad in (FLAGGED.replace("const bool whole = n % 128 == 0;", "bool whole = n % 128 == 0;\n    whole = true;"),
+                FLAGGED.replace("n % 128 == 0;", "n % 64 == 0;")):
+        assert cuda(bad) == [(line_of(bad, "copy_rows<<<"), "BC302")]
