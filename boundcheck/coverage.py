@@ -180,9 +180,11 @@ def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:
     assert loop is not None
     if loop.walks_tail:
         return False  # a loop that runs the partial tile leaves no tail to peel
+    # the walk the access is made in: another call of the same helper walks the loop again
+    walk = next((w for w in reversed(access.within) if w.loop == loop.span), None)
     return any(
         other is not access and other.buffer == access.buffer  # (the tail itself is no access the loop leaves it to)
-        and not (loop.span.line <= other.span.line <= loop.end_line)
+        and (walk not in other.within if walk else all(w.loop != loop.span for w in other.within))
         and any(b.source == dim.source and not b.wrap for b in other.guards)
         and _may_hold_tail(other, dim.source, loop)
         for other in kernel.accesses

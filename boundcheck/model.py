@@ -231,6 +231,15 @@ LAUNCH_BINDING = "launch binds the tile to the size"  # the origin of a ``spans`
 
 
 @dataclass(frozen=True)
+class Walk:
+    """One walk of a loop's body: the loop of a helper inlined twice is walked twice, once per call
+    (a helper's loop over full tiles, then again over the masked tail)."""
+
+    loop: Span  # the loop's header
+    ident: int
+
+
+@dataclass(frozen=True)
 class Access:
     kind: AccessKind
     buffer: str
@@ -250,6 +259,9 @@ class Access:
     # column (``j < max_j``), a lane the index reaches only through loaded data, a test true on
     # every lane (``o_i < BT``). The access is masked, so a dimension left out is a partial guard
     masked_by: tuple[Bound, ...] = ()
+    # the walks of the loops the access is made in, outermost first, those around the call of an
+    # inlined helper included: a loop's own accesses, wherever their lines are
+    within: tuple[Walk, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -517,11 +517,19 @@ def _steps_by_tile(offset: Term, lane_term: Term, alias_of: Callable[[str], Expr
                 return False
             rest = product
         # past the tile only program / loop ids remain: `(b * H + h) * K * V` is the start of a
-        # [K, V] matrix (the other dimension's size is a factor), not a step of the V lane
-        return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} for f in rest)
+        # [K, V] matrix (the other dimension's size is a factor), not a step of the V lane; a grid
+        # stride (`t * NP * B` for `t in range(pid, n // B, NP)`) steps by whole grids of tiles
+        return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} for f in rest) \
+            or any(kinds(f) & {Kind.LOOP} for f in rest) and all(kinds(f) & {Kind.PROGRAM, Kind.LOOP}
+                                                                   or _grid_size(f) for f in rest)
     if not (any(kinds(f) == {Kind.CONST} for f in rest) or abs(offset.coeff) > 1):
         return False
     return all(kinds(f) & {Kind.PROGRAM, Kind.LOOP} or kinds(f) <= {Kind.CONST} for f in rest)
+
+
+def _grid_size(e: Expr) -> bool:
+    """The number of programs in the grid (``tl.num_programs(0)``)."""
+    return isinstance(e, Sym) and "num_programs(" in e.name
 
 
 def _past_alias(alias_of: Callable[[str], Expr | None] | None, tile: str, offset: Term,

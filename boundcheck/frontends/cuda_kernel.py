@@ -14,6 +14,7 @@ taken as written (``4 * i < n`` checks the first lane only, which is what BC106 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -68,6 +69,7 @@ from boundcheck.model import (
     Span,
     Tiling,
     Use,
+    Walk,
 )
 from boundcheck.symbolic import (
     FLIP,
@@ -157,6 +159,7 @@ class Rec:
     text: str
     padding: Padding | None = None
     uses: list[tuple[Reduction, Span, tuple[str, ...]]] = field(default_factory=list)
+    within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
 
 
 @dataclass
@@ -206,6 +209,8 @@ class KernelBuilder:
         self.inline_depth = 0
         self.inlined: set[int] = set()  # records made in the body of a helper called for its value
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
+        self.open_loops: list[Walk] = []  # the loops being walked, outermost first
+        self.walks = itertools.count()  # numbers each walk of a loop body, the helpers' too
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
         self.slots: list[Slot] = []  # unguarded accesses one slot per launched thread would hold
         self.has_barrier = False  # the body holds a __syncthreads()
@@ -353,7 +358,7 @@ class KernelBuilder:
                     pad = Padding(0.0 if pad.value == -math.inf else math.exp(min(pad.value, 700.0)))
                 uses.append(Use(red, pad, use_span, via))
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
-                      width=rec.width, text=rec.text)
+                      width=rec.width, text=rec.text, within=rec.within)
 
     def _loops_at(self, span: Span) -> dict[str, Loop]:
         """The loop each counter name stands for at an access: the innermost loop around it that
@@ -988,6 +993,7 @@ class KernelBuilder:
         if var is not None:
             up = start == Num(0) and isinstance(step_of_var, Num) and step_of_var.value > 0
             self.counts_up[var] = self.counts_up.get(var, True) and up
+        self.open_loops.append(Walk(header, next(self.walks)))  # its condition, body and increment run in it
         if cond is not None:
             self.visit_cond(cond, st.scope)
         strided = var is not None and start is not None and bool(lanes(start)) and not _per_warp(start)
@@ -1003,10 +1009,11 @@ class KernelBuilder:
         self.region_end = {**saved, K.CONTINUE_STMT: last(body).offset, K.BREAK_STMT: last(body).offset}
         try:
             st = self.stmt(body, st)
+            if inc is not None:
+                self.conv.expr(inc, st.scope)
         finally:
             self.region_end = saved
-        if inc is not None:
-            self.conv.expr(inc, st.scope)
+            self.open_loops.pop()
         result = outer.copy()
         result.taint = {**outer.taint, **st.taint}
         for name in carried:
@@ -1290,7 +1297,7 @@ class KernelBuilder:
         if kind is AccessKind.READ and self._ternary_pad is not None:
             pad = self._ternary_pad
         self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, recombined(index),
-                             max(1, ref.width), guards, self.src.text_of(c), pad))
+                             max(1, ref.width), guards, self.src.text_of(c), pad, within=tuple(self.open_loops)))
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None

@@ -5,6 +5,7 @@ protects it, the padding of its masked lanes and the reductions that padding rea
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -46,6 +47,7 @@ from boundcheck.model import (
     TileWalk,
     Tiling,
     Use,
+    Walk,
 )
 from boundcheck.symbolic import Comparison
 
@@ -266,6 +268,7 @@ class _Pending:
     rows: tuple[tuple[str, Loop], ...] = ()  # loop variables the index steps by outside its lane dimensions
     conditional: bool = False  # made under an ``if``
     row_tests: tuple[tuple[str, Bound], ...] = ()  # the mask's scalar bounds, by the loop variable they test
+    within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
 
     def extents_of(self, source: str) -> set[str]:
         """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
@@ -283,6 +286,8 @@ class KernelAnalyser:
         self.sizes: dict[int, tuple[sy.Expr, int]] = {}  # tree sizes of bound values (sy.oversized), shared with helpers
         self.accesses: list[_Pending] = []
         self.loops: list[Loop] = []
+        self.open_loops: list[Walk] = []  # the loops being walked, outermost first
+        self.walks = itertools.count()  # numbers each walk of a loop body, the helpers' too
         self.loop_of: dict[str, Loop] = {}
         self.subtile_bounds: dict[str, sy.Expr] = {}  # loop variable -> the program's own sub-tile it counts from or to
         self.contracts: list[Divisibility] = []
@@ -368,6 +373,7 @@ class KernelAnalyser:
     def inline(self, args: list[Val], kwargs: dict[str, Val], parent: KernelAnalyser) -> Val:
         """Analyse a jit helper called from ``parent`` with the caller's values bound."""
         self.accesses, self.loops, self.loop_of = parent.accesses, parent.loops, parent.loop_of
+        self.open_loops, self.walks = list(parent.open_loops), parent.walks
         self.subtile_bounds = parent.subtile_bounds
         self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
@@ -851,7 +857,11 @@ class KernelAnalyser:
                     value, after = table.get(name, (None, None))
                     if value is not None and after is before and value.expr is not None:
                         table[name] = (replace(value, expr=sy.Bin("+", value.expr, step)), self.env[name])
-        self._block(body)
+        self.open_loops.append(Walk(loop.span, next(self.walks)))
+        try:
+            self._block(body)
+        finally:
+            self.open_loops.pop()
 
     def _carried(self, body: list[ast.stmt]) -> list[tuple[str, Val]]:
         """Names advanced each iteration: ``p += inc``, ``p = p + inc``, ``p = tl.advance(p, d)``."""
@@ -1267,7 +1277,7 @@ class KernelAnalyser:
         if descriptor:
             padding = Padding(0.0) if kind is AccessKind.READ else None
             self.accesses.append(_Pending(kind, text.split(".")[0], span, (), (), padding, tuple(self.facts),
-                                          False, frozenset(), text, None, conditional=self.branches > 0))
+                                          False, frozenset(), text, None, conditional=self.branches > 0, within=tuple(self.open_loops)))
             return Val(flows=(Flow(index, 0.0),) if kind is AccessKind.READ else ())
         assert args is not None
         positional = {"load": ["pointer", "mask", "other", "boundary_check", "padding_option"],
@@ -1344,7 +1354,7 @@ class KernelAnalyser:
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests,
-                                      conditional=self.branches > 0))
+                                      conditional=self.branches > 0, within=tuple(self.open_loops)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _index_names(self, node: ast.expr, axis: int | None = None, depth: int = 0) -> dict[tuple[str, int | None], str]:
@@ -1439,7 +1449,7 @@ class KernelAnalyser:
                                       False, checked, text, None,
                                       shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
                                              if d.axis is not None and d.axis < len(bp.shape)},
-                                      conditional=self.branches > 0))
+                                      conditional=self.branches > 0, within=tuple(self.open_loops)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _note_offset_tiles(self, index: sy.Expr, parts: list[sy.DimPart]) -> None:
@@ -1559,7 +1569,7 @@ class KernelAnalyser:
         dims = tuple(replace(d, tile="1") if d.tile in self._unit_tiles else d for d in dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
                       p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked, p.text, p.other_at,
-                      masked_by=p.masked_by)
+                      masked_by=p.masked_by, within=p.within)
 
     @cached_property
     def _unit_tiles(self) -> set[str]:
@@ -1868,7 +1878,9 @@ def _below_own_tile(stop: sy.Expr | None, step: Val | None, start: Val | None) -
 
 def _at_own_tile(end: sy.Expr, kinds: set[sy.Kind], loaded: bool = False) -> bool:
     """``end`` is at most the start of the program's own tile: a sum of positive multiples of
-    program ids (or chunk indices read from memory) and sizes, less a constant."""
+    program ids (or chunk indices read from memory) and sizes, less a constant. Each factor is a
+    name: a program id inside a call or a quotient (``min(cdiv(n, B), cdiv((pid + 1) * M, B))``)
+    can stand for the end of the program's tile, or past it."""
     terms = sy.collect(sy.expand(end))
     moving = sy.variable(terms)
 
@@ -1877,7 +1889,8 @@ def _at_own_tile(end: sy.Expr, kinds: set[sy.Kind], loaded: bool = False) -> boo
 
     return bool(moving) and sy.constant(terms) <= 0 and all(
         t.coeff > 0 and any(sy.kinds(f) & kinds or index(f) for f in t.factors)
-        and all(sy.kinds(f) <= {*kinds, sy.Kind.CONST} or index(f) for f in t.factors) for t in moving)
+        and all(isinstance(f, sy.Sym) and sy.kinds(f) <= {*kinds, sy.Kind.CONST} or index(f) for f in t.factors)
+        for t in moving)
 
 
 def _compile_time_extent(e: sy.Expr) -> sy.Expr:
