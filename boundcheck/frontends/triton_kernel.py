@@ -1573,9 +1573,11 @@ class KernelAnalyser:
 
     @cached_property
     def _unit_tiles(self) -> set[str]:
-        """Meta-parameters every one of the kernel's own autotune configs sets to 1 (``XBLOCK``
-        of a row-per-program reduction): a tile of one lane."""
-        return {name for name, values in config_values(self.fn).items() if values == {1}}
+        """Meta-parameters every one of the kernel's own autotune configs, or every launch in the
+        file, sets to 1 (``XBLOCK`` of a row-per-program reduction): a tile of one lane."""
+        launches = self.ctx.launch_layouts.get(self.root, []) if self.root == self.name else []
+        given = {p for p in self._params if launches and all(values.get(p) == "1" for values, _ in launches)}
+        return given | {name for name, values in config_values(self.fn).items() if values == {1}}
 
     def _bound_tiles(self, buffer: str) -> tuple[Divisibility, ...]:
         """Tiles every launch gives one of the sizes of the tensor it passes as ``buffer``

@@ -130,6 +130,15 @@ def test_a_tile_every_autotune_config_sets_to_one_is_one_lane() -> None:
     assert (line_of(src, "tl.store(out_ptr"), "BC102") in findings(src)
 
 
+def test_a_tile_every_launch_sets_to_one_is_one_lane() -> None:
+    plain = UNIT[UNIT.index("@triton.jit"):].replace("{{", "{").replace("}}", "}")
+    launch = "\n\ndef row_means(x, out):\n    S, D = x.shape\n    row_mean[(S,)](x, out, S, D, XBLOCK={x}, RBLOCK=1024)\n"
+    src = "import triton\nimport triton.language as tl\n\n\n" + plain + launch.format(x=1)
+    assert findings(src) == []
+    src = "import triton\nimport triton.language as tl\n\n\n" + plain + launch.format(x=2)
+    assert (line_of(src, "tl.store(out_ptr"), "BC102") in findings(src)
+
+
 TILEWISE = '''\
 import triton
 import triton.language as tl
