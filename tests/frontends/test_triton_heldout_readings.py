@@ -215,3 +215,30 @@ def test_a_helper_s_access_in_the_walk_is_no_peeled_tail_of_its_neighbour() -> N
     # walk leaves to it (reading by line ranges took it for one, and missed the dropped mask)
     src = HELPER_IN_WALK.replace("x = tl.load(src_ptr + offs, mask=mask)", "x = tl.load(src_ptr + offs)")
     assert findings(src) == [(line_of(src, "x = tl.load(src_ptr + offs)"), "BC101")]
+
+
+CAUSAL_KEYS = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def causal_rows(k_ptr, out_ptr, N_CTX: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    offs_m = pid * BLOCK_M + tl.arange(0, BLOCK_M)
+    acc = tl.zeros([BLOCK_M], tl.float32)
+    hi = min((N_CTX + BLOCK_N - 1) // BLOCK_N, ((pid + 1) * BLOCK_M + BLOCK_N - 1) // BLOCK_N) * BLOCK_N
+    for start_n in range(0, hi, BLOCK_N):
+        offs_n = start_n + tl.arange(0, BLOCK_N)
+        k = tl.load(k_ptr + offs_n{mask})
+        acc += tl.sum(k, 0)
+    tl.store(out_ptr + offs_m, acc, mask=offs_m < N_CTX)
+'''
+
+
+def test_keys_up_to_the_end_of_the_own_block_can_hold_a_partial_tile() -> None:
+    # the loop runs to the ceiling of the sequence or of the program's own block, whichever is
+    # lower: a program id inside min(...) is no start of the own tile, below which tiles are whole
+    src = CAUSAL_KEYS.format(mask="")
+    assert findings(src) == [(line_of(src, "k = tl.load"), "BC101")]
+    assert findings(CAUSAL_KEYS.format(mask=", mask=offs_n < N_CTX, other=0.0")) == []
