@@ -160,6 +160,7 @@ class Rec:
     padding: Padding | None = None
     uses: list[tuple[Reduction, Span, tuple[str, ...]]] = field(default_factory=list)
     within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
+    equal: tuple[tuple[Expr, Expr], ...] = ()  # the equality tests it is made under (``State.equal``)
 
 
 @dataclass
@@ -169,9 +170,11 @@ class State:
     ptrs: dict[str, Ref] = field(default_factory=dict)
     taint: dict[str, frozenset[int]] = field(default_factory=dict)
     edges: bool = False  # under a lower-edge test of a global index (`if (gx >= 0)`, a left halo)
+    # (index, value) of the equality tests that hold here (`if (i == n)`): where a write is made
+    equal: tuple[tuple[Expr, Expr], ...] = ()
 
     def copy(self) -> State:
-        return State(self.scope.copy(), self.guards, dict(self.ptrs), dict(self.taint), self.edges)
+        return State(self.scope.copy(), self.guards, dict(self.ptrs), dict(self.taint), self.edges, self.equal)
 
 
 def _size(t: ci.Type) -> int:
@@ -812,6 +815,8 @@ class KernelBuilder:
         self.logs.append({})
         then_st = st.copy()
         then_st.guards = st.guards + pos
+        then_st.equal = st.equal + tuple((a.left, a.right) if lanes(a.left) else (a.right, a.left)
+                                         for a in pos_atoms if a.op == "==" and bool(lanes(a.left)) != bool(lanes(a.right)))
         then_st.edges = st.edges or _lower_edge(pos_atoms)
         then_st = self.stmt(then, then_st)
         self.cur = st
@@ -1297,7 +1302,8 @@ class KernelBuilder:
         if kind is AccessKind.READ and self._ternary_pad is not None:
             pad = self._ternary_pad
         self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, recombined(index),
-                             max(1, ref.width), guards, self.src.text_of(c), pad, within=tuple(self.open_loops)))
+                             max(1, ref.width), guards, self.src.text_of(c), pad, within=tuple(self.open_loops),
+                             equal=st.equal))
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None

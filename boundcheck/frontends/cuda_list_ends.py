@@ -3,7 +3,8 @@ index n (``list[n] = total``), so a copy of the scan under ``i <= n`` walks the 
 and its inclusive bound is intended, not one past the end (BC104). Likewise a decoder's scores
 ``qk_smem[t - first] = qk`` for the current step t, walked by ``ti <= t`` at ``qk_smem[ti - first]``.
 Reading the list at n (``total = offsets[n]``), or at ``j + 1`` under ``j < n`` (a CSR row's end,
-``offsets[j + 1] - offsets[j]``), says the same of it."""
+``offsets[j + 1] - offsets[j]``), or writing it where the index equals n (``if (i == n)
+offsets[i] = total;``, a CSR's sentinel), says the same of it."""
 
 from __future__ import annotations
 
@@ -50,6 +51,9 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access]) -> list[Access]:
     # end `list[j + 1]` under `j < n`; a write there may be a list shifted by one, `s_scan = s + 1`)
     ends = {(r.buffer, _text(r.index)) for r in recs
             if not lanes(r.index) and not _text(r.index).endswith("]")}
+    # written where the index equals the count (`if (i == n) offsets[i] = total;`, a CSR's sentinel)
+    ends |= {(r.buffer, _reach(r.index, guarded, value)) for r in recs if r.kind is not AccessKind.READ
+             for guarded, value in r.equal}
     ends |= {(r.buffer, _reach(r.index, *_last(g))) for r in recs if r.kind is AccessKind.READ
              for g in r.guards if g.bound.op == "<" and not g.bound.limit_slack}
     if not ends:

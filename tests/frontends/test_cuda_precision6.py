@@ -254,3 +254,28 @@ def test_a_row_end_under_an_inclusive_bound_is_no_evidence_for_that_bound():
     bad = CSR_COPY.replace("for (int i = threadIdx.x; i <= rows; i += blockDim.x) {\n        starts[i] = offsets[i];\n    }\n", "")
     bad = bad.replace("if (r < rows)", "if (r <= rows)")
     assert findings(bad) == [(line_of(bad, "r <= rows"), "BC104")]
+
+
+SENTINEL = """\
+__global__ void tile_offsets(const int* sorted_tiles, int* offsets, int n, int total) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > n) {
+        return;
+    }
+    if (i == n) {
+        offsets[i] = total;
+        return;
+    }
+    offsets[i] = sorted_tiles[i];
+}
+"""
+
+
+def test_an_inclusive_bound_over_a_list_written_at_its_count_under_an_equality_is_intended():
+    # a CSR's trailing sentinel: the thread with i == n writes offsets[n], so the list has n + 1
+    assert findings(SENTINEL) == []
+
+
+def test_an_equality_with_another_value_says_nothing_of_the_count():
+    bad = SENTINEL.replace("if (i == n)", "if (i == 0)")
+    assert findings(bad) == [(line_of(bad, "if (i > n)"), "BC104")]
