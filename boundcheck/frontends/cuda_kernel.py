@@ -2022,7 +2022,21 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
     for mod, zero in [(kids[0], kids[1])] if op == ">" else [(kids[0], kids[1]), (kids[1], kids[0])]:
         if conv.quiet_expr(zero, scope) == Num(0):
             return _remainder(conv, strip(mod), scope, origin)
+    if op == "==":
+        return _multiple_of(conv, kids[0], kids[1], scope, origin) or _multiple_of(conv, kids[1], kids[0], scope, origin)
     return []
+
+
+def _multiple_of(conv: Converter, side: ci.Cursor, product: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
+    """``x == y * W`` with W a compile-time size: x is a multiple of W (``TORCH_CHECK(w.size(1) ==
+    s.size(1) * 8)``). A runtime factor is no tile (``n == rows * cols`` says nothing of n / 256)."""
+    value, terms = conv.quiet_expr(side, scope), expand(conv.quiet_expr(product, scope))
+    if len(terms) != 1 or not variable(expand(value)) or lanes(value) or not variable(terms):
+        return []
+    term = terms[0]
+    coeff = int(term.coeff) if float(term.coeff).is_integer() else 1
+    sizes = [render(f) for f in term.factors if kinds(f) <= {Kind.CONST}] + ([str(coeff)] if coeff > 1 else [])
+    return [Divisibility(render(value), size, origin) for size in sizes]
 
 
 def _flag_test(c: ci.Cursor) -> ci.Cursor | None:

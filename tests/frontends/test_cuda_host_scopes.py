@@ -100,3 +100,26 @@ def test_a_flag_assigned_again_or_of_another_test_says_nothing() -> None:
     for bad in (FLAGGED.replace("const bool whole = n % 128 == 0;", "bool whole = n % 128 == 0;\n    whole = true;"),
                 FLAGGED.replace("n % 128 == 0;", "n % 64 == 0;")):
         assert cuda(bad) == [(line_of(bad, "copy_rows<<<"), "BC302")]
+
+
+PRODUCT = """\
+#include <cassert>
+__global__ void pack(const int* in, int* out, int n) {
+    int i = blockIdx.x * 256 + threadIdx.x;
+    out[i] = in[i];
+}
+
+void launch(const int* in, int* out, int n, int rows, int cols) {
+    assert(n == rows * 256);
+    pack<<<n / 256, 256>>>(in, out, n);
+}
+"""
+
+
+def test_an_asserted_product_with_a_compile_time_size_is_a_multiple_of_it() -> None:
+    assert cuda(PRODUCT) == []
+
+
+def test_a_product_of_a_smaller_size_or_of_runtime_sizes_says_nothing_of_the_grid() -> None:
+    for bad in (PRODUCT.replace("rows * 256", "rows * 128"), PRODUCT.replace("rows * 256", "rows * cols")):
+        assert cuda(bad) == [(line_of(bad, "pack<<<"), "BC302")]
