@@ -108,6 +108,11 @@ BELOW_OWN_TILE = ("not a bug: the loop walks only tiles below the program's own 
                   " inside the extent, as every tile of a cdiv grid does")
 
 
+# the skip reason of a mask on a tile every launch makes one lane wide (``BLOCK=1``)
+ONE_LANE = ("not a bug: the masked lanes are a tile every launch in the file makes one lane wide (B=1), so a"
+            " cdiv grid keeps each program's one lane inside the extent")
+
+
 # the skip reason of a row mask dropped from a load whose row index is gathered under that mask
 GATHERED = ("not a bound bug: the index along this axis is gathered by a load under the same mask with other=0"
             " (masked lanes read row 0, in bounds), and what they read there reaches no reduction along that axis")
@@ -144,6 +149,17 @@ class _Collect(cst.CSTVisitor):
 
     def visit_For(self, node: cst.For) -> None:
         self.fn.loops.append(node)
+
+
+def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    found: list[cst.Call] = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Call(self, n: cst.Call) -> None:
+            found.append(n)
+
+    node.visit(_V())
+    return found
 
 
 def is_jit(fn: cst.FunctionDef) -> bool:
@@ -604,9 +620,38 @@ class TritonMutator:
             if bounds and all(self.below_own_tile(fn, p, call) for p in bounds):
                 self.out.skip("drop-mask", rule, BELOW_OWN_TILE)
                 continue
+            if bounds and all(self.one_lane(fn, p, call) for p in bounds):
+                self.out.skip("drop-mask", rule, ONE_LANE)
+                continue
             dropped = {"mask", "other"} if rule == "BC101" else {"mask"}
             self.emit("drop-mask", rule, call, code(without_args(call, dropped)),
                       f"dropped mask= of {dotted(call.func)}", [self.statement(call)])
+
+    def one_lane(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """``i < n`` with ``i = pid * B + arange(0, B)`` and B passed the literal 1 at every launch of
+        the kernel in the file (``BLOCK_SIZE_INDEX=1``): one lane per program, which a grid of
+        ``cdiv(n, 1)`` programs keeps below n."""
+        units = self.unit_tiles(fn)
+        tests = self.comparisons(fn, expr, at) if units else []
+        for test in tests:
+            index = test.left if isinstance(test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual)) \
+                else test.comparisons[0].comparator
+            index = self.strip(fn, index, at)
+            ranges = [c for c in _calls_in(index) if dotted(c.func).split(".")[-1] == "arange" and len(c.args) == 2]
+            if not ranges or any(code(c.args[1].value).strip() not in units for c in ranges):
+                return False
+        return bool(tests)
+
+    def unit_tiles(self, fn: Function) -> set[str]:
+        """Parameters of ``fn`` every launch of it in the file (``fn[grid](…)``, one at least)
+        passes as the literal 1."""
+        name = fn.node.name.value
+        launches = [c for c in self.host.calls if isinstance(c.func, cst.Subscript)
+                    and isinstance(c.func.value, cst.Name) and c.func.value.value == name]
+        if not launches:
+            return set()
+        return set.intersection(*({a.keyword.value for a in c.args if a.keyword is not None
+                                   and isinstance(a.value, cst.Integer) and a.value.value == "1"} for c in launches))
 
     def bounds_something(self, fn: Function, call: cst.Call) -> bool:
         """Whether some conjunct of the mask is an ordering comparison (an index against an extent),

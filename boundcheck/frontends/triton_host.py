@@ -281,6 +281,8 @@ class _Host:
 
         self.ctx.branch_contracts.setdefault(name, []).append(
             frozenset(d for f in self.branch if not variant(f) for d in in_kernel_terms(f, "host branch")))
+        self.ctx.launch_units.setdefault(name, []).append(frozenset(
+            p for p, value in pairs if p and isinstance(value, ast.Constant) and value.value == 1 and type(value.value) is int))
         # `BLOCK=n_cols` with n_cols read from x.shape: one tile spans that dimension of x
         self.ctx.launch_bindings.setdefault(name, []).append(
             {p: size[0] for p, value in pairs if p in constexpr and p in params

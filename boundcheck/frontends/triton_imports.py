@@ -20,7 +20,7 @@ from boundcheck.frontends.triton_kernel import ModuleContext
 # the per-kernel facts a launch leaves in a file's context, each a list with an entry per launch
 # (or a dict by parameter); handed to the kernel's own file as they are
 _PER_KERNEL = ("host_contracts", "branch_contracts", "flag_facts", "launch_layouts", "launch_grids",
-               "launch_sizes", "subtiles", "row_values", "launch_shapes", "launch_bindings")
+               "launch_sizes", "subtiles", "row_values", "launch_shapes", "launch_bindings", "launch_units")
 _MAX_BYTES = 2_000_000  # a module larger than this is not read for its kernels
 
 

@@ -92,6 +92,8 @@ class ModuleContext:
     launch_layouts: dict[str, list[tuple[dict[str, str], dict[str, list[str]]]]] = field(default_factory=dict)
     # kernel -> per launch, tile parameter -> the tensor one of whose sizes it is given (`BLOCK=n_cols`)
     launch_bindings: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    # kernel -> per launch, the parameters it passes the literal 1 (`XBLOCK=1`)
+    launch_units: dict[str, list[frozenset[str]]] = field(default_factory=dict)
     # kernel -> per launch, its grid's elements rendered in host values (None: not a plain tuple)
     launch_grids: dict[str, list[tuple[str, ...] | None]] = field(default_factory=dict)
     # kernel -> per launch, the parameters given a tensor's dimension (``M=s.shape[-1]``): (tensor, dim)
@@ -1575,8 +1577,8 @@ class KernelAnalyser:
     def _unit_tiles(self) -> set[str]:
         """Meta-parameters every one of the kernel's own autotune configs, or every launch in the
         file, sets to 1 (``XBLOCK`` of a row-per-program reduction): a tile of one lane."""
-        launches = self.ctx.launch_layouts.get(self.root, []) if self.root == self.name else []
-        given = {p for p in self._params if launches and all(values.get(p) == "1" for values, _ in launches)}
+        launches = self.ctx.launch_units.get(self.root, [])
+        given = frozenset.intersection(*launches) if launches else frozenset()
         return given | {name for name, values in config_values(self.fn).items() if values == {1}}
 
     def _bound_tiles(self, buffer: str) -> tuple[Divisibility, ...]:

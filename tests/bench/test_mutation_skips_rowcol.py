@@ -189,3 +189,29 @@ def test_dropping_a_mask_true_on_every_lane_is_no_bug() -> None:
                                                            "mask=m_k[:, None]"))
     assert muts.skipped[("drop-mask", "BC101", BELOW_OWN_TILE)] == 1
     assert "dropped mask= of tl.load" not in [m.description for m in muts.mutants]
+
+
+UNIT_GATHER = '''\
+    @triton.jit
+    def gather(out_ptr, src_ptr, index_ptr, n, BLOCK_I: tl.constexpr):
+        idx = tl.program_id(0) * BLOCK_I + tl.arange(0, BLOCK_I)
+        rows = tl.load(index_ptr + idx, mask=idx < n)
+        tl.store(out_ptr + idx, rows, mask=idx < n)
+
+
+    def launch(out, src, index):
+        n = index.shape[0]
+        gather[(triton.cdiv(n, {block}),)](out, src, index, n, BLOCK_I={block})
+'''
+
+
+def test_a_mask_on_a_tile_every_launch_makes_one_lane_is_skipped() -> None:
+    muts = mutate(UNIT_GATHER.format(block=1))
+    assert muts.skipped[("drop-mask", "BC101", mutate_triton.ONE_LANE)] == 1
+    assert muts.skipped[("drop-mask", "BC102", mutate_triton.ONE_LANE)] == 1
+    assert dropped(muts, "drop-mask") == []
+
+
+def test_a_mask_on_a_wider_tile_is_mutated() -> None:
+    muts = mutate(UNIT_GATHER.format(block=128))
+    assert dropped(muts, "drop-mask") == ["dropped mask= of tl.load", "dropped mask= of tl.store"]
