@@ -853,3 +853,53 @@ def whole_multiple(extent: Expr, step: Expr) -> bool:
 def _is_ceiling_numerator(num_terms: list[Term], den: Expr) -> bool:
     den_text = terms_text(variable(expand(den)))
     return any(terms_text([t]) == den_text for t in variable(num_terms) if len(num_terms) > 1)
+
+
+def tile_test_bounds(tests: list[Comparison] | tuple[Comparison, ...], parts: list[DimPart]) -> list[Bound]:
+    """The tiles a scalar test on the path proves whole: ``if (pid + 1) * BLOCK <= n:`` (Triton),
+    ``if (base + 128 <= n)`` with ``base = blockIdx.x * 128`` (CUDA) bound every lane of the
+    dimensions whose tile offset the test names; ``if pid * BLOCK < n:`` proves only the first
+    lane (the tile may still be partial). In bounds by construction: ``wrap``."""
+    out = []
+    for g in tests:
+        if g.op in ("<", "<="):
+            left, op, right = g.left, g.op, g.right
+        elif g.op in (">", ">="):
+            left, op, right = g.right, FLIP[g.op], g.left
+        else:
+            continue
+        names = {s.name for s in syms(left) if s.kind in (Kind.PROGRAM, Kind.LOOP)}
+        if not names or kinds(right) & {Kind.PROGRAM, Kind.LOOP, Kind.LANE}:
+            continue
+        for p in parts:
+            if p.offset_syms & names and _reaches_tile_end(left, op, p.dim.tile):
+                out.append(Bound(p.dim.source, render(left), op, render(right), True, g.span, axis=p.dim.axis, wrap=True))
+    return out
+
+
+def _reaches_tile_end(start: Expr, op: str, tile: str | None) -> bool:
+    """``start`` (a tile offset, perhaps minus the extent) reaches the tile's last lane: past its
+    program / loop terms it adds the tile itself (``(pid + 1) * B``), or ``B - 1`` under ``<``; also
+    inside a ``min`` / ``cdiv`` (``cdiv((pid + 1) * B - n, BN) <= 0``)."""
+    if tile is None:
+        return False
+    for e in _subexpressions(start):
+        terms = expand(e)
+        offset = [t for t in variable(terms) if any(kinds(f) & {Kind.PROGRAM, Kind.LOOP} for f in t.factors)]
+        rest = [t for t in variable(terms) if t not in offset]
+        if not offset:
+            continue
+        if any(t.coeff >= 1 and len(t.factors) == 1 and render(t.factors[0]) == tile for t in rest):
+            return True
+        if tile.isdigit() and constant(terms) >= int(tile) - (1 if op == "<" else 0):
+            return True
+    return False
+
+
+def _subexpressions(e: Expr) -> list[Expr]:
+    match e:
+        case Call(args=args):
+            return [e, *(x for a in args for x in _subexpressions(a))]
+        case Bin(op=op, left=left, right=right) if op not in ("+", "-", "*"):
+            return [e, *_subexpressions(left), *_subexpressions(right)]
+    return [e]

@@ -94,6 +94,7 @@ from boundcheck.symbolic import (
     syms,
     terms_text,
     tile_factors,
+    tile_test_bounds,
     tile_walk,
     upper_form,
     variable,
@@ -161,6 +162,7 @@ class Rec:
     uses: list[tuple[Reduction, Span, tuple[str, ...]]] = field(default_factory=list)
     within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
     equal: tuple[tuple[Expr, Expr], ...] = ()  # the equality tests it is made under (``State.equal``)
+    tile_tests: tuple[Comparison, ...] = ()  # the scalar tile tests it is made under (``State.tile_tests``)
 
 
 @dataclass
@@ -172,9 +174,12 @@ class State:
     edges: bool = False  # under a lower-edge test of a global index (`if (gx >= 0)`, a left halo)
     # (index, value) of the equality tests that hold here (`if (i == n)`): where a write is made
     equal: tuple[tuple[Expr, Expr], ...] = ()
+    # scalar tests of tile offsets that hold here (`if (base + 128 <= n)`, a whole tile's fast path)
+    tile_tests: tuple[Comparison, ...] = ()
 
     def copy(self) -> State:
-        return State(self.scope.copy(), self.guards, dict(self.ptrs), dict(self.taint), self.edges, self.equal)
+        return State(self.scope.copy(), self.guards, dict(self.ptrs), dict(self.taint), self.edges, self.equal,
+                     self.tile_tests)
 
 
 def _size(t: ci.Type) -> int:
@@ -346,6 +351,8 @@ class KernelBuilder:
                    if g.split and not whole and _row_of(rec.index, g.bound)
                    or g.row and _row_of(rec.index, g.bound) and _rest_of_row(rec.index, g)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
+        # `if (base + 128 <= n)` with `base = blockIdx.x * 128`: the whole tile (of the tile read off the index)
+        guards += tile_test_bounds(rec.tile_tests, [replace(p, dim=_retile(p.dim, rec.index, p.offset_syms)) for p in parts])
         # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 and the lane threadIdx.x % 32 as
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
@@ -811,6 +818,7 @@ class KernelBuilder:
                     self.src.span(exit_stmt), word, self.src.text_of(cond), (),
                     tuple(p for g in neg if g.boundary for p in [self._uniform_if(g)] if p))))
             st.guards = st.guards + tuple(replace(g, exit=True) for g in neg) + self._alternatives(cond, st.scope)
+            st.tile_tests = st.tile_tests + _scalar_tests(neg_atoms)
             return st
         self.logs.append({})
         then_st = st.copy()
@@ -818,6 +826,7 @@ class KernelBuilder:
         then_st.equal = st.equal + tuple((a.left, a.right) if lanes(a.left) else (a.right, a.left)
                                          for a in pos_atoms if a.op == "==" and bool(lanes(a.left)) != bool(lanes(a.right)))
         then_st.edges = st.edges or _lower_edge(pos_atoms)
+        then_st.tile_tests = st.tile_tests + _scalar_tests(pos_atoms)
         then_st = self.stmt(then, then_st)
         self.cur = st
         then_log = self.logs.pop()
@@ -825,6 +834,7 @@ class KernelBuilder:
         else_st = st.copy()
         else_st.guards = st.guards + neg
         else_st.edges = st.edges or _lower_edge(neg_atoms)
+        else_st.tile_tests = st.tile_tests + _scalar_tests(neg_atoms)
         if other is not None:
             else_st = self.stmt(other, else_st)
         self.cur = st
@@ -1303,10 +1313,15 @@ class KernelBuilder:
             pad = self._ternary_pad
         self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, recombined(index),
                              max(1, ref.width), guards, self.src.text_of(c), pad, within=tuple(self.open_loops),
-                             equal=st.equal))
+                             equal=st.equal, tile_tests=st.tile_tests))
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
+
+
+def _scalar_tests(atoms: list[Comparison]) -> tuple[Comparison, ...]:
+    """The ordering comparisons of no lane (``base + 128 <= n``): tests of where a tile lies."""
+    return tuple(a for a in atoms if a.op in ("<", "<=", ">", ">=") and not lanes(a.left) and not lanes(a.right))
 
 
 def _local_struct(target: ci.Cursor, st: State) -> str | None:

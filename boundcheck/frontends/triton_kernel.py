@@ -1536,24 +1536,7 @@ class KernelAnalyser:
         return Bound(part.dim.source, part.dim.label, "<", row, True, span, wrap=True, axis=part.dim.axis)
 
     def _tile_guard_bounds(self, parts: list[sy.DimPart]) -> list[Bound]:
-        """A scalar ``if (pid + 1) * BLOCK <= n:`` proves the whole tile in bounds; ``if pid * BLOCK < n:``
-        proves only its first lane (the tile may still be partial)."""
-        out = []
-        for g in self.tile_guards:
-            if g.op in ("<", "<="):
-                left, op, right = g.left, g.op, g.right
-            elif g.op in (">", ">="):
-                left, op, right = g.right, {">": "<", ">=": "<="}[g.op], g.left
-            else:
-                continue
-            names = {s.name for s in sy.syms(left) if s.kind in (sy.Kind.PROGRAM, sy.Kind.LOOP)}
-            if not names or sy.kinds(right) & {sy.Kind.PROGRAM, sy.Kind.LOOP, sy.Kind.LANE}:
-                continue
-            for p in parts:
-                if p.offset_syms & names and _reaches_tile_end(left, op, p.dim.tile):
-                    out.append(Bound(p.dim.source, sy.render(left), op, sy.render(right), True, g.span,
-                                     axis=p.dim.axis, wrap=True))
-        return out
+        return sy.tile_test_bounds(self.tile_guards, parts)
 
     def _share_row_layouts(self) -> None:
         """Rows of whole tiles are a property of the buffer: where one access shows the pitch
@@ -1975,34 +1958,6 @@ def _own_tile_bounds(c: Comparison) -> list[Bound]:
     side, limit = (c.left, c.right) if sy.lanes(c.left) else (c.right, c.left)
     return [Bound(name, sy.render(side), "<", sy.render(limit), True, c.span, wrap=True, axis=axis)
             for name, axis in sorted(sy.lanes(side), key=str)]
-
-
-def _reaches_tile_end(start: sy.Expr, op: str, tile: str | None) -> bool:
-    """``start`` (a tile offset, perhaps minus the extent) reaches the tile's last lane: past its
-    program / loop terms it adds the tile itself (``(pid + 1) * B``), or ``B - 1`` under ``<``; also
-    inside a ``min`` / ``cdiv`` (``cdiv((pid + 1) * B - n, BN) <= 0``)."""
-    if tile is None:
-        return False
-    for e in _subexpressions(start):
-        terms = sy.expand(e)
-        offset = [t for t in sy.variable(terms) if any(sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} for f in t.factors)]
-        rest = [t for t in sy.variable(terms) if t not in offset]
-        if not offset:
-            continue
-        if any(t.coeff >= 1 and len(t.factors) == 1 and sy.render(t.factors[0]) == tile for t in rest):
-            return True
-        if tile.isdigit() and sy.constant(terms) >= int(tile) - (1 if op == "<" else 0):
-            return True
-    return False
-
-
-def _subexpressions(e: sy.Expr) -> list[sy.Expr]:
-    match e:
-        case sy.Call(args=args):
-            return [e, *(x for a in args for x in _subexpressions(a))]
-        case sy.Bin(op=op, left=left, right=right) if op not in ("+", "-", "*"):
-            return [e, *_subexpressions(left), *_subexpressions(right)]
-    return [e]
 
 
 def _common_shift(bound_offset: int, access_shift: int) -> int:

@@ -320,3 +320,28 @@ def test_a_grid_stride_loop_written_by_a_macro_bounds_its_index():
     assert findings(unbounded, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
     off_by_one = KERNEL_LOOP.replace("i < (n);", "i <= (n);")
     assert findings(off_by_one, Language.CUDA) == [(line_of(off_by_one, "CUDA_KERNEL_LOOP(index, n)"), "BC104")]
+
+
+FAST_PATH = """\
+__global__ void copy(const float* in, float* out, int n) {
+    const int base = blockIdx.x * 128;
+    if (base + 128 <= n) {
+        out[base + threadIdx.x] = in[base + threadIdx.x];
+    } else if (base + threadIdx.x < n) {
+        out[base + threadIdx.x] = in[base + threadIdx.x];
+    }
+}
+"""
+
+
+def test_a_test_that_the_whole_tile_fits_guards_the_fast_path() -> None:
+    assert findings(FAST_PATH, Language.CUDA) == []
+    flag = FAST_PATH.replace("    if (base + 128 <= n) {", "    const bool full = base + 128 <= n;\n    if (full) {")
+    assert findings(flag, Language.CUDA) == []
+
+
+def test_a_test_of_the_first_lane_or_half_the_tile_does_not() -> None:
+    for test in ("base < n", "base + 64 <= n"):
+        bad = FAST_PATH.replace("base + 128 <= n", test)
+        line = line_of(bad, "    out[base + threadIdx.x] = in[base + threadIdx.x];")
+        assert findings(bad, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
