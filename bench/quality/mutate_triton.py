@@ -151,17 +151,6 @@ class _Collect(cst.CSTVisitor):
         self.fn.loops.append(node)
 
 
-def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
-    found: list[cst.Call] = []
-
-    class _V(cst.CSTVisitor):
-        def visit_Call(self, n: cst.Call) -> None:
-            found.append(n)
-
-    node.visit(_V())
-    return found
-
-
 def is_jit(fn: cst.FunctionDef) -> bool:
     for dec in fn.decorators:
         expr = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
@@ -637,7 +626,7 @@ class TritonMutator:
             index = test.left if isinstance(test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual)) \
                 else test.comparisons[0].comparator
             index = self.strip(fn, index, at)
-            ranges = [c for c in _calls_in(index) if dotted(c.func).split(".")[-1] == "arange" and len(c.args) == 2]
+            ranges = [c for c in self.calls_in(index) if dotted(c.func).split(".")[-1] == "arange" and len(c.args) == 2]
             if not ranges or any(code(c.args[1].value).strip() not in units for c in ranges):
                 return False
         return bool(tests)
