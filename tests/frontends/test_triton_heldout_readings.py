@@ -242,3 +242,29 @@ def test_keys_up_to_the_end_of_the_own_block_can_hold_a_partial_tile() -> None:
     src = CAUSAL_KEYS.format(mask="")
     assert findings(src) == [(line_of(src, "k = tl.load"), "BC101")]
     assert findings(CAUSAL_KEYS.format(mask=", mask=offs_n < N_CTX, other=0.0")) == []
+
+
+FIXED_SHAPE = '''\
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({{"BLOCK_M": {m}}}), triton.Config({{"BLOCK_M": 64}})], key=[])
+@triton.jit
+def scale_rows(q_ptr, o_ptr, {param}BLOCK_M: tl.constexpr, D: tl.constexpr):
+    {local}
+    q_blk = tl.make_block_ptr(q_ptr, (N_CTX, D), (D, 1), (tl.program_id(0) * BLOCK_M, 0), (BLOCK_M, D), (1, 0))
+    o_blk = tl.make_block_ptr(o_ptr, (N_CTX, D), (D, 1), (tl.program_id(0) * BLOCK_M, 0), (BLOCK_M, D), (1, 0))
+    tl.store(o_blk, tl.load(q_blk) * 2.0)
+'''
+
+
+def test_a_fixed_extent_cut_by_tiles_that_all_divide_it_has_no_partial_tile() -> None:
+    # inductor's template kernels: N_CTX = 4096 written in the kernel, every config's BLOCK_M divides it
+    assert findings(FIXED_SHAPE.format(m=128, param="", local="N_CTX = 4096")) == []
+
+
+def test_a_config_that_does_not_divide_it_or_a_runtime_extent_leaves_the_tile_partial() -> None:
+    for src in (FIXED_SHAPE.format(m=96, param="", local="N_CTX = 4096"),
+                FIXED_SHAPE.format(m=128, param="N_CTX, ", local="pass")):
+        assert [c for _, c in findings(src)] == ["BC101", "BC102"]
