@@ -350,14 +350,18 @@ def dims_of(
     if not lane_terms:
         return []
     groups: dict[int, list[Term]] = {i: [t] for i, t in enumerate(lane_terms)}
-    for t in terms:
-        if t in lane_terms or not (_term_kinds(t) & {Kind.PROGRAM, Kind.LOOP}):
-            continue
+    offsets = [t for t in terms if t not in lane_terms and _term_kinds(t) & {Kind.PROGRAM, Kind.LOOP}]
+    for t in offsets:
         key = _stride_key(t)
+        # the same program / loop ids in another term: their stride is that sum (`i_qk * QKVZ` with
+        # `QKVZ = 2 * HEAD + 2 * HV`), which steps by the tile only if every part of it is a multiple
+        # of the tile (`i_i * BC * (H * BT)`, the same sub-chunk's row, is)
+        siblings = [o for o in offsets if o is not t and _ids(o) == _ids(t)]
         best, best_len = None, -1
         for i, lt in enumerate(lane_terms):
             s = _stride_key(lt)
-            if s <= key and len(s) > best_len and _steps_by_tile(t, lt, alias_of):
+            if s <= key and len(s) > best_len and _steps_by_tile(t, lt, alias_of) \
+                    and all(_multiple_of_tile(o, lt) for o in siblings):
                 best, best_len = i, len(s)
         if best is not None:
             groups[best].append(t)
@@ -394,6 +398,19 @@ def dims_of(
                                      + ((str(_int(lt.coeff)),) if lt.coeff != 1 else ()),
                                      outer=outer[i])
     return list(parts.values())
+
+
+def _multiple_of_tile(term: Term, lane_term: Term) -> bool:
+    """``term`` is the lane's tile times further factors: the tile a factor, or a literal tile
+    dividing its coefficient."""
+    tiles = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
+    names = {render(f) for f in term.factors}
+    return any(t in names or t.isdigit() and int(t) and abs(term.coeff) % int(t) == 0 for t in tiles)
+
+
+def _ids(term: Term) -> tuple[str, ...]:
+    """The program and loop ids a term multiplies, by name."""
+    return tuple(sorted(render(f) for f in term.factors if kinds(f) & {Kind.PROGRAM, Kind.LOOP}))
 
 
 def _innermost(term: Term) -> bool:

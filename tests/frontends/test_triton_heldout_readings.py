@@ -268,3 +268,30 @@ def test_a_config_that_does_not_divide_it_or_a_runtime_extent_leaves_the_tile_pa
     for src in (FIXED_SHAPE.format(m=96, param="", local="N_CTX = 4096"),
                 FIXED_SHAPE.format(m=128, param="N_CTX, ", local="pass")):
         assert [c for _, c in findings(src)] == ["BC101", "BC102"]
+
+
+SEGMENTS = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def first_head(x_ptr, out_ptr, HEAD: tl.constexpr, HV: tl.constexpr):
+    i_seq = tl.program_id(0)
+    SEG: tl.constexpr = {seg}
+    for i in tl.static_range(2):
+        base = x_ptr + i_seq * 2 * SEG + i * SEG
+        q = tl.load(base + tl.arange(0, HEAD))
+        tl.store(out_ptr + i_seq * 2 * HEAD + i * HEAD + tl.arange(0, HEAD), q, mask=tl.arange(0, HEAD) < HEAD)
+'''
+
+
+def test_a_program_stepping_by_a_sum_of_sizes_walks_segments_not_tiles() -> None:
+    # aiter's fused_qkvzba_split: i * (2 * HEAD + HV) + arange(0, HEAD) is the head at the start of
+    # segment i, not the i-th tile of HEAD lanes
+    assert findings(SEGMENTS.format(seg="HEAD * 2 + HV")) == []
+
+
+def test_a_sum_of_multiples_of_the_tile_still_steps_by_it() -> None:
+    src = SEGMENTS.format(seg="HEAD * 2 + HEAD")
+    assert findings(src) == [(line_of(src, "q = tl.load"), "BC101")]
