@@ -1553,22 +1553,23 @@ class KernelAnalyser:
         dims = tuple(d if d.label != d.source else replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         dims = tuple(replace(d, tile="1") if d.tile in self._unit_tiles else d for d in dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
-                      p.facts + self._bound_tiles(p.buffer) + self._fixed_sizes(dims), 1, p.opaque, p.checked,
+                      p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked | self._fixed_sizes(dims),
                       p.text, p.other_at, masked_by=p.masked_by, within=p.within)
 
-    def _fixed_sizes(self, dims: tuple[Dim, ...]) -> tuple[Divisibility, ...]:
+    def _fixed_sizes(self, dims: tuple[Dim, ...]) -> frozenset[str]:
         """Dimensions of a compile-time extent (a block pointer's shape ``(4096, D)``, ``N_CTX = 4096``
         in the kernel) cut by a tile whose every value divides it: the tile a literal, or set by every
-        one of the kernel's autotune configs (a kernel written for one shape, as inductor emits)."""
+        one of the kernel's autotune configs (a kernel written for one shape, as inductor emits).
+        Whole by construction, each on its own: another axis with the same tile is not."""
         configs = config_values(self.ctx.jit.get(self.root, self.fn))
-        out = []
+        out = set()
         for d in dims:
             if not d.extent.isdigit() or d.tile is None:
                 continue
             values = {int(d.tile)} if d.tile.isdigit() else configs.get(d.tile)
             if values and all(v > 0 and int(d.extent) % v == 0 for v in values):
-                out.append(Divisibility(d.extent, d.tile, "compile-time sizes"))
-        return tuple(out)
+                out.add(d.source)
+        return frozenset(out)
 
     @cached_property
     def _unit_tiles(self) -> set[str]:

@@ -295,3 +295,12 @@ def test_a_program_stepping_by_a_sum_of_sizes_walks_segments_not_tiles() -> None
 def test_a_sum_of_multiples_of_the_tile_still_steps_by_it() -> None:
     src = SEGMENTS.format(seg="HEAD * 2 + HEAD")
     assert findings(src) == [(line_of(src, "q = tl.load"), "BC101")]
+
+
+def test_a_fixed_axis_says_nothing_of_another_axis_with_the_same_tile() -> None:
+    # fla solve_tril: a (T, 16) block pointer in blocks of (16, 16); the 16 columns are whole, the
+    # T rows are not (a first version stated the fact by tile, and so for both axes)
+    src = FIXED_SHAPE.format(m=128, param="T, ", local="pass").replace(
+        "(N_CTX, D), (D, 1), (tl.program_id(0) * BLOCK_M, 0), (BLOCK_M, D)",
+        "(T, 16), (16, 1), (tl.program_id(0) * 16, 0), (16, 16)")
+    assert [c for _, c in findings(src)] == ["BC101", "BC102"]
