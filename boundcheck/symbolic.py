@@ -402,10 +402,12 @@ def dims_of(
 
 def _multiple_of_tile(term: Term, lane_term: Term) -> bool:
     """``term`` is the lane's tile times further factors: the tile a factor, or a literal tile
-    dividing its coefficient."""
+    dividing its coefficient. A thread index's tile (``blockDim.x``) is never written in the
+    offsets that step by it (``i0 += warp_size``): no sum is judged against it."""
     tiles = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
     names = {render(f) for f in term.factors}
-    return any(t in names or t.isdigit() and int(t) and abs(term.coeff) % int(t) == 0 for t in tiles)
+    return all(t.startswith("blockDim.") for t in tiles) or any(
+        t in names or t.isdigit() and int(t) and abs(term.coeff) % int(t) == 0 for t in tiles)
 
 
 def _ids(term: Term) -> tuple[str, ...]:

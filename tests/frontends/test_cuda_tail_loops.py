@@ -32,3 +32,21 @@ def test_unguarded_read_in_the_tail_loop_is_reported() -> None:
 def test_guarded_read_in_the_tail_loop_is_silent() -> None:
     src = TAIL.replace("GUARD", "if (i * 4 + k >= V) break;")
     assert findings(src, Language.CUDA) == []
+
+
+PADDED_ROWS = """\
+#define K 64
+__global__ void rows(const float* x, float* y, int n) {
+    for (int i0 = 0; i0 < n; i0 += 32) {
+        const int i = i0 + threadIdx.x;
+        y[i * (K + 1)] = x[i * (K + 1)];
+    }
+}
+"""
+
+
+def test_rows_of_a_padded_pitch_stepped_by_a_loop_still_need_their_guard() -> None:
+    # i0 and threadIdx.x share the pitch K + 1, a sum: i0 still steps by whole rows of the thread
+    # index (the segment reading of sums is for named tiles, a Triton lane's, not blockDim's)
+    line = line_of(PADDED_ROWS, "y[i * (K + 1)]")
+    assert findings(PADDED_ROWS, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
