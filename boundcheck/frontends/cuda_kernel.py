@@ -333,6 +333,7 @@ class KernelBuilder:
         span = rec.span
         parts = dims_of(rec.index, span, self._loops_at(span))
         dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
+        tiled = [replace(p, dim=d) for p, d in zip(parts, dims)] if rec.tile_tests else []
         dims = joint_tiled(dims, rec.index, self.joint, self._loops_at(span))
         if all(g.row for g in rec.guards) and terms_text(expand(rec.index)) in self.grid_starts:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
@@ -352,7 +353,7 @@ class KernelBuilder:
                    or g.row and _row_of(rec.index, g.bound) and _rest_of_row(rec.index, g)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         # `if (base + 128 <= n)` with `base = blockIdx.x * 128`: the whole tile (of the tile read off the index)
-        guards += tile_test_bounds(rec.tile_tests, [replace(p, dim=_retile(p.dim, rec.index, p.offset_syms)) for p in parts])
+        guards += tile_test_bounds(rec.tile_tests, tiled)
         # `threadIdx.x < n` bounds the warp index threadIdx.x / 32 and the lane threadIdx.x % 32 as
         # well (a block-local stand-in)
         guards += [replace(b, source=d.source) for d in dims if _warp_base(d.source) or _lane_base(d.source)
@@ -2045,8 +2046,11 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
 def _multiple_of(conv: Converter, side: ci.Cursor, product: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
     """``x == y * W`` with W a compile-time size: x is a multiple of W (``TORCH_CHECK(w.size(1) ==
     s.size(1) * 8)``). A runtime factor is no tile (``n == rows * cols`` says nothing of n / 256)."""
-    value, terms = conv.quiet_expr(side, scope), expand(conv.quiet_expr(product, scope))
-    if len(terms) != 1 or not variable(expand(value)) or lanes(value) or not variable(terms):
+    terms = expand(conv.quiet_expr(product, scope))
+    if len(terms) != 1 or not variable(terms):
+        return []  # `i == 0`, `a == b + c`: no product (the common case, settled before the other side)
+    value = conv.quiet_expr(side, scope)
+    if not variable(expand(value)) or lanes(value):
         return []
     term = terms[0]
     coeff = int(term.coeff) if float(term.coeff).is_integer() else 1

@@ -46,6 +46,9 @@ def _lane_coefficient(e: Expr) -> float | None:
 def inclusive_ends(recs: list[Rec], accesses: list[Access]) -> list[Access]:
     """``accesses`` (one per record) with each ``i <= n`` guard read as ``i < n + 1`` where the
     kernel uses, at index n itself, a list that guard covers."""
+    inclusive = [(r, g) for r in recs for g in r.guards if g.bound.op == "<=" and not g.bound.limit_slack]
+    if not inclusive:
+        return accesses  # (most kernels: the evidence below costs an expansion per read and guard)
     # a size used as an index (`list[n] = total`, `s[n - first] = qk`, `total = list[n]`), not an
     # element read (`a[a[0]] = …`); and the last index a strict bound lets a read through (a row's
     # end `list[j + 1]` under `j < n`; a write there may be a list shifted by one, `s_scan = s + 1`)
@@ -60,9 +63,7 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access]) -> list[Access]:
         return accesses
     # the access's index where the guarded index reaches the limit: `s[i - first]` under `i <= n`
     # reaches `s[n - first]`
-    spans = {g.bound.span for r in recs for g in r.guards
-             if g.bound.op == "<=" and not g.bound.limit_slack
-             and (r.buffer, _reach(r.index, *g.sides)) in ends}
+    spans = {g.bound.span for r, g in inclusive if (r.buffer, _reach(r.index, *g.sides)) in ends}
     if not spans:
         return accesses
     return [replace(a, guards=tuple(replace(b, op="<", limit=f"{b.limit} + 1") if b.span in spans and b.op == "<="
