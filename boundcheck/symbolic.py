@@ -351,12 +351,13 @@ def dims_of(
         return []
     groups: dict[int, list[Term]] = {i: [t] for i, t in enumerate(lane_terms)}
     offsets = [t for t in terms if t not in lane_terms and _term_kinds(t) & {Kind.PROGRAM, Kind.LOOP}]
-    for t in offsets:
+    ids = [_ids(t) for t in offsets]
+    for n, t in enumerate(offsets):
         key = _stride_key(t)
         # the same program / loop ids in another term: their stride is that sum (`i_qk * QKVZ` with
         # `QKVZ = 2 * HEAD + 2 * HV`), which steps by the tile only if every part of it is a multiple
         # of the tile (`i_i * BC * (H * BT)`, the same sub-chunk's row, is)
-        siblings = [o for o in offsets if o is not t and _ids(o) == _ids(t)]
+        siblings = [o for m, o in enumerate(offsets) if m != n and ids[m] == ids[n]]
         best, best_len = None, -1
         for i, lt in enumerate(lane_terms):
             s = _stride_key(lt)
