@@ -1338,7 +1338,7 @@ class KernelAnalyser:
                 row_tests = _row_tests(mask.conds, self.loop_of)
                 if found:
                     self.tail_handled.update(_tail_starts(ptr.expr, span))
-        guards.extend(self._tile_guard_bounds(parts))
+        guards.extend(sy.tile_test_bounds(self.tile_guards, parts))  # `if (pid + 1) * BLOCK <= n:`
         gathered, gathered_bounds = self._gathered_dims(ptr.expr, mask.conds if mask is not None else None)
         dims, guards = (*dims, *gathered), [*guards, *gathered_bounds]
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
@@ -1535,9 +1535,6 @@ class KernelAnalyser:
             return None
         return Bound(part.dim.source, part.dim.label, "<", row, True, span, wrap=True, axis=part.dim.axis)
 
-    def _tile_guard_bounds(self, parts: list[sy.DimPart]) -> list[Bound]:
-        return sy.tile_test_bounds(self.tile_guards, parts)
-
     def _share_row_layouts(self) -> None:
         """Rows of whole tiles are a property of the buffer: where one access shows the pitch
         (``o_c[:, None] * (H * BC) + o_i[None, :]``), a one-row access to the same buffer along
@@ -1561,7 +1558,7 @@ class KernelAnalyser:
         in the kernel) cut by a tile whose every value divides it: the tile a literal, or set by every
         one of the kernel's autotune configs (a kernel written for one shape, as inductor emits).
         Whole by construction, each on its own: another axis with the same tile is not."""
-        configs = config_values(self.ctx.jit.get(self.root, self.fn))
+        configs = self._configs
         out = set()
         for d in dims:
             if not d.extent.isdigit() or d.tile is None:
@@ -1572,12 +1569,17 @@ class KernelAnalyser:
         return frozenset(out)
 
     @cached_property
+    def _configs(self) -> dict[str, set[int] | None]:
+        """The kernel's own autotune configs, read once (:func:`config_values`)."""
+        return config_values(self.ctx.jit.get(self.root, self.fn))
+
+    @cached_property
     def _unit_tiles(self) -> set[str]:
         """Meta-parameters every one of the kernel's own autotune configs, or every launch in the
         file, sets to 1 (``XBLOCK`` of a row-per-program reduction): a tile of one lane."""
         launches = self.ctx.launch_units.get(self.root, [])
         given = frozenset.intersection(*launches) if launches else frozenset()
-        return given | {name for name, values in config_values(self.fn).items() if values == {1}}
+        return given | {name for name, values in self._configs.items() if values == {1}}
 
     def _bound_tiles(self, buffer: str) -> tuple[Divisibility, ...]:
         """Tiles every launch gives one of the sizes of the tensor it passes as ``buffer``
