@@ -1549,24 +1549,23 @@ class KernelAnalyser:
     def _finish(self, p: _Pending) -> Access:
         dims = tuple(d if d.label != d.source else replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         dims = tuple(replace(d, tile="1") if d.tile in self._unit_tiles else d for d in dims)
-        return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards, p.padding, tuple(p.uses),
-                      p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked | self._fixed_sizes(dims),
+        return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards + self._fixed_sizes(dims, p.span),
+                      p.padding, tuple(p.uses), p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked,
                       p.text, p.other_at, masked_by=p.masked_by, within=p.within)
 
-    def _fixed_sizes(self, dims: tuple[Dim, ...]) -> frozenset[str]:
+    def _fixed_sizes(self, dims: tuple[Dim, ...], span: Span) -> tuple[Bound, ...]:
         """Dimensions of a compile-time extent (a block pointer's shape ``(4096, D)``, ``N_CTX = 4096``
         in the kernel) cut by a tile whose every value divides it: the tile a literal, or set by every
         one of the kernel's autotune configs (a kernel written for one shape, as inductor emits).
-        Whole by construction, each on its own: another axis with the same tile is not."""
-        configs = self._configs
-        out = set()
+        Whole by construction (``wrap``), each on its own: another axis with the same tile is not."""
+        out = []
         for d in dims:
             if not d.extent.isdigit() or d.tile is None:
                 continue
-            values = {int(d.tile)} if d.tile.isdigit() else configs.get(d.tile)
+            values = {int(d.tile)} if d.tile.isdigit() else self._configs.get(d.tile)
             if values and all(v > 0 and int(d.extent) % v == 0 for v in values):
-                out.add(d.source)
-        return frozenset(out)
+                out.append(Bound(d.source, d.label, "<", d.extent, True, span, axis=d.axis, wrap=True))
+        return tuple(out)
 
     @cached_property
     def _configs(self) -> dict[str, set[int] | None]:
