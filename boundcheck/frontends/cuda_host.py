@@ -84,6 +84,7 @@ def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
 
 
 _SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+_ASSIGN_OPS = {"=", "&=", "|=", "^="}
 
 
 def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
@@ -135,6 +136,15 @@ class _Walk:
         if c.kind == K.VAR_DECL:
             self.decls[c.spelling] = c
             self.members.pop(c.spelling, None)
+        if c.kind == K.VAR_DECL and c.type.get_canonical().kind == ci.TypeKind.BOOL:
+            # `const bool full = n % T == 0;`: the flag reads as its test (`divisibility`)
+            init = next((k for k in child_list(c) if k.kind.is_expression()), None)
+            if init is not None:
+                scope.conds[c.spelling] = (init, dict(scope.env))
+        elif c.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(c) in _ASSIGN_OPS:
+            target = strip(child_list(c)[0]) if child_list(c) else None
+            if target is not None and target.kind == K.DECL_REF_EXPR:
+                scope.conds.pop(target.spelling, None)  # a flag set again is no longer its test
         if c.kind == K.VAR_DECL and is_integer(c):
             init = next((k for k in child_list(c) if k.kind.is_expression()), None)
             if c.type.is_const_qualified() and init is not None and strip(init).kind == K.INTEGER_LITERAL:

@@ -2022,9 +2022,11 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
     kids = children(c)
     if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
         return divisibility(conv, kids[0], scope, origin, not negated, depth)
-    test = _flag_test(c) if depth < 4 else None
-    if test is not None:
-        return divisibility(conv, test, scope, origin, negated, depth + 1)
+    if c.kind == K.DECL_REF_EXPR and c.spelling in scope.conds and depth < 4:
+        # a flag set once (`const bool full = n % T == 0;`), read with the values it was set from
+        test, env = scope.conds[c.spelling]
+        then = Scope(env, scope.kinds, scope.conds, scope.consts, scope.ptrs, scope.counts)
+        return divisibility(conv, test, then, origin, negated, depth + 1)
     if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
         return []
     op = binary_op(c)
@@ -2056,21 +2058,6 @@ def _multiple_of(conv: Converter, side: ci.Cursor, product: ci.Cursor, scope: Sc
     coeff = int(term.coeff) if float(term.coeff).is_integer() else 1
     sizes = [render(f) for f in term.factors if kinds(f) <= {Kind.CONST}] + ([str(coeff)] if coeff > 1 else [])
     return [Divisibility(render(value), size, origin) for size in sizes]
-
-
-def _flag_test(c: ci.Cursor) -> ci.Cursor | None:
-    """The test a local ``bool`` holds: its initializer, where nothing in its function assigns it
-    again (``const bool aligned = rows % T == 0 && cols % T == 0;``)."""
-    decl = c.referenced if c.kind == K.DECL_REF_EXPR else None
-    if decl is None or decl.kind != K.VAR_DECL or decl.type.get_canonical().kind != ci.TypeKind.BOOL:
-        return None
-    init = next((k for k in child_list(decl) if k.kind.is_expression()), None)
-    fn = decl.semantic_parent
-    if init is None or fn is None or fn.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
-        return None
-    if not decl.type.is_const_qualified() and decl.spelling in _assigned_names(fn):
-        return None
-    return init
 
 
 def _remainder(conv: Converter, mod: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
