@@ -875,6 +875,12 @@ def _is_ceiling_numerator(num_terms: list[Term], den: Expr) -> bool:
     return any(terms_text([t]) == den_text for t in variable(num_terms) if len(num_terms) > 1)
 
 
+def scalar_tests(conds: list[Comparison] | tuple[Comparison, ...]) -> tuple[Comparison, ...]:
+    """The ordering comparisons of no lane (``base + 128 <= n``, ``(pid + 1) * BLOCK <= n``): tests of
+    where a tile lies, for :func:`tile_test_bounds`."""
+    return tuple(c for c in conds if c.op in ("<", "<=", ">", ">=") and not lanes(c.left) and not lanes(c.right))
+
+
 def tile_test_bounds(tests: list[Comparison] | tuple[Comparison, ...], parts: list[DimPart]) -> list[Bound]:
     """The tiles a scalar test on the path proves whole: ``if (pid + 1) * BLOCK <= n:`` (Triton),
     ``if (base + 128 <= n)`` with ``base = blockIdx.x * 128`` (CUDA) bound every lane of the

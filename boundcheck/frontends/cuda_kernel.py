@@ -91,6 +91,7 @@ from boundcheck.symbolic import (
     lanes,
     oversized,
     render,
+    scalar_tests,
     syms,
     terms_text,
     tile_factors,
@@ -819,7 +820,7 @@ class KernelBuilder:
                     self.src.span(exit_stmt), word, self.src.text_of(cond), (),
                     tuple(p for g in neg if g.boundary for p in [self._uniform_if(g)] if p))))
             st.guards = st.guards + tuple(replace(g, exit=True) for g in neg) + self._alternatives(cond, st.scope)
-            st.tile_tests = st.tile_tests + _scalar_tests(neg_atoms)
+            st.tile_tests = st.tile_tests + scalar_tests(neg_atoms)
             return st
         self.logs.append({})
         then_st = st.copy()
@@ -827,7 +828,7 @@ class KernelBuilder:
         then_st.equal = st.equal + tuple((a.left, a.right) if lanes(a.left) else (a.right, a.left)
                                          for a in pos_atoms if a.op == "==" and bool(lanes(a.left)) != bool(lanes(a.right)))
         then_st.edges = st.edges or _lower_edge(pos_atoms)
-        then_st.tile_tests = st.tile_tests + _scalar_tests(pos_atoms)
+        then_st.tile_tests = st.tile_tests + scalar_tests(pos_atoms)
         then_st = self.stmt(then, then_st)
         self.cur = st
         then_log = self.logs.pop()
@@ -835,7 +836,7 @@ class KernelBuilder:
         else_st = st.copy()
         else_st.guards = st.guards + neg
         else_st.edges = st.edges or _lower_edge(neg_atoms)
-        else_st.tile_tests = st.tile_tests + _scalar_tests(neg_atoms)
+        else_st.tile_tests = st.tile_tests + scalar_tests(neg_atoms)
         if other is not None:
             else_st = self.stmt(other, else_st)
         self.cur = st
@@ -1318,11 +1319,6 @@ class KernelBuilder:
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None
-
-
-def _scalar_tests(atoms: list[Comparison]) -> tuple[Comparison, ...]:
-    """The ordering comparisons of no lane (``base + 128 <= n``): tests of where a tile lies."""
-    return tuple(a for a in atoms if a.op in ("<", "<=", ">", ">=") and not lanes(a.left) and not lanes(a.right))
 
 
 def _local_struct(target: ci.Cursor, st: State) -> str | None:

@@ -517,8 +517,7 @@ class KernelAnalyser:
             return
         self.facts.extend(self._branch_facts(test, True))
         self._learn(test, True)
-        if cond.conds:
-            self.tile_guards.extend(c for c in cond.conds if not sy.lanes(c.left) and not sy.lanes(c.right))
+        self.tile_guards.extend(sy.scalar_tests(cond.conds or ()))
         key = self.text(test) if self._compile_time(test) else None
         before = dict(self.env)
         assigned, feasible = [], []
@@ -529,9 +528,8 @@ class KernelAnalyser:
                 self.facts.extend(self._branch_facts(test, False))
                 self._learn(test, False)
                 if isinstance(test, ast.Compare) and cond.conds and len(cond.conds) == 1:
-                    c = cond.conds[0]  # `if end - n > 0: <masked> else: <unmasked>`: here end <= n
-                    if not sy.lanes(c.left) and not sy.lanes(c.right) and c.op in ("<", "<=", ">", ">="):
-                        self.tile_guards.append(replace(c, op=sy.negate(c.op)))
+                    # `if end - n > 0: <masked> else: <unmasked>`: here end <= n
+                    self.tile_guards.extend(replace(c, op=sy.negate(c.op)) for c in sy.scalar_tests(cond.conds))
             self._enter_branch(key, taken)
             entry = dict(self.env)
             feasible.append(not self.path.infeasible(self._constant_flag))
