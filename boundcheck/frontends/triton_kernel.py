@@ -1445,6 +1445,11 @@ class KernelAnalyser:
             flows = (Flow(index, padding.value, padding.undefined, nonneg=self._nonneg_buffer(bp.base)),)
         guards = tuple(Bound(d.source, d.label, "<", "shape", True, span, axis=d.axis)
                        for d in dims if d.source in checked)
+        # a block as wide as the shape it names, from offset 0 (`shape=(T, D)` in blocks of
+        # `(BC, D)` at `(i * BC, 0)`): that axis is whole by construction, checked or not
+        guards += tuple(Bound(d.source, d.label, "<", d.extent, True, span, axis=d.axis, wrap=True)
+                        for d, offset in zip(dims, bp.offsets)
+                        if d.source not in checked and d.extent and d.extent == d.tile and offset == sy.Num(0))
         self.accesses.append(_Pending(kind, bp.base, span, tuple(dims), guards, padding, tuple(self.facts),
                                       False, checked, text, None,
                                       shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
