@@ -187,7 +187,7 @@ def report(
         status ("protected"|"UNPROTECTED"|"unknown"), protection: [{kind, text, line}],
         padding ({value (str|null), undefined, stale}|null), uses: [use]
         protection kind: mask|guard|wrap|clamp|boundary_check|contract|full_tiles|
-          peeled_tail|single_tile|local_guard|opaque
+          fixed_region|peeled_tail|single_tile|local_guard|opaque
       use: reduction, identity, padding, via: [str], line, is_identity (bool|null)
       loop: line, end_line, var, header, trip ("floor"|"ceil"|"stepped"|"full_tiles"|"other"),
         floor_division (str|null)

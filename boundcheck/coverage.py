@@ -168,9 +168,11 @@ def _in_reach(access: Access) -> bool:
 def _whole_tiles(kernel: Kernel, access: Access, dim: Dim, facts: list[Divisibility]) -> bool:
     """The dimension's tiles are all whole: a contract says so, its tile is 1 (every extent is a
     multiple of 1), or the loop that walks it stops before the partial tile (BC301 reports a
-    skipped tail) or leaves it to a peeled access."""
+    skipped tail), walks a compile-time region that no program places, or leaves the partial tile
+    to a peeled access."""
     return dim.tile == "1" or contract_for(dim, facts, extents_of(kernel, dim)) is not None or (
-        dim.loop is not None and (dim.loop.full_tiles or _peeled(kernel, access, dim)))
+        dim.loop is not None and (dim.loop.full_tiles or dim.loop.fixed and dim.tiling is Tiling.LOOP
+                                  or _peeled(kernel, access, dim)))
 
 
 def _peeled(kernel: Kernel, access: Access, dim: Dim) -> bool:

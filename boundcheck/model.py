@@ -298,6 +298,9 @@ class Loop:
     end_line: int = 0
     walks_tail: bool = False  # its trip count is a ceiling (``range(cdiv(K, B))``): it runs the partial tile
     walks: TileWalk | None = None
+    # it walks a region of a compile-time size in whole steps (``i0 < 128; i0 += 32``): whole for
+    # an index the loop alone moves, not for a region a program id places in a runtime extent
+    fixed: bool = False
 
 
 @dataclass(frozen=True)

@@ -313,9 +313,9 @@ def _protection(kernel: Kernel, access: Access, dim: Dim) -> list[Protection]:
     cov = coverage(kernel, access)
     if cov is not None and dim not in cov.needed and not out:
         if dim.loop is not None:
-            kind = "full_tiles" if dim.loop.full_tiles else "peeled_tail"
-            text = "the loop stops before the partial tile" if dim.loop.full_tiles else \
-                "the partial tile is handled outside the loop"
+            kind, text = ("full_tiles", "the loop stops before the partial tile") if dim.loop.full_tiles else \
+                ("fixed_region", "the loop walks a compile-time size in whole steps") if dim.loop.fixed else \
+                ("peeled_tail", "the partial tile is handled outside the loop")
             out.append(Protection(kind, f"{text} (loop at line {dim.loop.span.line})", dim.loop.span.line))
         elif dim.tiling is Tiling.WHOLE:
             out.append(Protection("single_tile", "one tile spans the dimension; the kernel never bounds it", line))

@@ -969,7 +969,7 @@ class KernelBuilder:
         below = () if top is None else tuple(
             replace(g, bound=replace(g.bound, wrap=True)) for g in self.guards_of(
                 [Comparison(st.scope.env[var], "<", top, header, None, "<", self.src.text_of(c))]))
-        trip, walks, exact = None, None, False
+        trip, walks, exact, fixed = None, None, False, False
         # a pipelined loop starts at the second tile (`bk = 1`, the first loaded before it): its
         # floor-divided limit still drops the tail
         if var is not None and start is not None and (start == Num(0) or _per_warp(start) or
@@ -983,6 +983,7 @@ class KernelBuilder:
                     walks = tile_walk(a.right, step_of_var)  # for (k = 0; k < K; k += TILE)
                     # `off < n * 32 * W` stepped by `32 * W`: the last tile is whole
                     exact = exact or walks is not None and whole_multiple(a.right, step_of_var)
+                    fixed = fixed or walks is not None and _fixed_region(cond, var, updates)
         elif var is not None and start is not None and lanes(start) and not _per_warp(start):
             # a block / grid-stride loop over packs of W (`i < n / 4` with `i * 4 + k` inside) stops
             # at the last whole pack, as a floored trip count does
@@ -1000,6 +1001,7 @@ class KernelBuilder:
                 if a.op in ("<", "<=") and a.left == st.scope.env.get(var) == _times(Sym(var, Kind.LOOP), Num(k)):
                     self.loop_ranges[var] = (k, a.right, a.op)
         loop = Loop(header, var, trip, full_tiles=trip is not None or exact, end_line=last(body).line, walks=walks,
+                    fixed=fixed,
                     walks_tail=any(_past_extent(a) for a in atoms))
         self.kernel.loops.append(loop)
         if var is not None:
@@ -1042,30 +1044,16 @@ class KernelBuilder:
 
     def _step(self, name: str, cursors: list[ci.Cursor], st: State) -> Expr | None:
         """What ``name`` is advanced by per iteration (``+= e``, ``= name + e``, ``++``)."""
-        for c in cursors:
-            for k in _assignments(c):
-                if k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "post++"):
-                    kids = children(k)
-                    if kids and strip(kids[0]).kind == K.DECL_REF_EXPR and strip(kids[0]).spelling == name:
-                        return Num(1)
-                if k.kind not in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
-                    continue
-                kids = children(k)
-                op = binary_op(k)
-                if len(kids) != 2 or strip(kids[0]).kind != K.DECL_REF_EXPR or strip(kids[0]).spelling != name:
-                    continue
-                scope = Scope(dict(st.scope.env), st.scope.kinds)
-                scope.env.pop(name, None)
-                if op == "+=":
-                    return self.conv.quiet_expr(kids[1], scope)
-                if op == "-=":
-                    return Bin("*", Num(-1), self.conv.quiet_expr(kids[1], scope))
-                rhs = strip(kids[1])
-                if op == "=" and rhs.kind == K.BINARY_OPERATOR and binary_op(rhs) == "+":
-                    parts = children(rhs)
-                    if len(parts) == 2 and strip(parts[0]).kind == K.DECL_REF_EXPR and strip(parts[0]).spelling == name:
-                        return self.conv.quiet_expr(parts[1], scope)
-        return None
+        found = _step_operand(name, cursors)
+        if found is None:
+            return None
+        sign, operand = found
+        if operand is None:
+            return Num(1)
+        scope = Scope(dict(st.scope.env), st.scope.kinds)
+        scope.env.pop(name, None)
+        step = self.conv.quiet_expr(operand, scope)
+        return Bin("*", Num(-1), step) if sign < 0 else step
 
     def _for_parts(self, c: ci.Cursor, kids: list[ci.Cursor]):
         body = kids[-1]
@@ -1694,6 +1682,48 @@ def _fixed_span(g: Guard) -> Guard:
     if not g.stride or g.grid_stride or g.bound.wrap or not kinds(limit) or not kinds(limit) <= {Kind.CONST}:
         return g
     return replace(g, bound=replace(g.bound, wrap=True))
+
+
+
+def _fixed_region(cond: ci.Cursor | None, var: str, updates: list[ci.Cursor]) -> bool:
+    """``for (i0 = 0; i0 < I; i0 += S)`` with ``I`` and ``S`` constants, ``S`` dividing ``I``
+    (``constexpr int I = 128``, ``i0 += 32``): a region of a size fixed at compile time, walked in
+    whole steps. A bound left symbolic (a template parameter) can be a head size the host picks
+    from the input, 80 walked by 32, and is no such region."""
+    c = strip(cond) if cond is not None else None
+    if c is None or c.kind != K.BINARY_OPERATOR or binary_op(c) != "<":
+        return False
+    kids = children(c)
+    step = _step_operand(var, updates)
+    if len(kids) != 2 or strip(kids[0]).kind != K.DECL_REF_EXPR or strip(kids[0]).spelling != var \
+            or step is None or step[1] is None:
+        return False
+    stop, by = evaluate(kids[1]), evaluate(step[1])
+    return isinstance(stop, int) and isinstance(by, int) and by > 0 and stop % by == 0
+
+
+def _step_operand(name: str, cursors: list[ci.Cursor]) -> tuple[int, ci.Cursor | None] | None:
+    """How ``name`` is advanced per iteration: its sign and the operand added (None for ``++``)."""
+    for c in cursors:
+        for k in _assignments(c):
+            if k.kind == K.UNARY_OPERATOR and unary_op(k) in ("++", "post++"):
+                kids = children(k)
+                if kids and strip(kids[0]).kind == K.DECL_REF_EXPR and strip(kids[0]).spelling == name:
+                    return 1, None
+            if k.kind not in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+                continue
+            kids = children(k)
+            op = binary_op(k)
+            if len(kids) != 2 or strip(kids[0]).kind != K.DECL_REF_EXPR or strip(kids[0]).spelling != name:
+                continue
+            if op in ("+=", "-="):
+                return (1 if op == "+=" else -1), kids[1]
+            rhs = strip(kids[1])
+            if op == "=" and rhs.kind == K.BINARY_OPERATOR and binary_op(rhs) == "+":
+                parts = children(rhs)
+                if len(parts) == 2 and strip(parts[0]).kind == K.DECL_REF_EXPR and strip(parts[0]).spelling == name:
+                    return 1, parts[1]
+    return None
 
 
 def _walk_down_top(start: Expr, step: Expr) -> Expr | None:

@@ -50,3 +50,41 @@ def test_rows_of_a_padded_pitch_stepped_by_a_loop_still_need_their_guard() -> No
     # index (the segment reading of sums is for named tiles, a Triton lane's, not blockDim's)
     line = line_of(PADDED_ROWS, "y[i * (K + 1)]")
     assert findings(PADDED_ROWS, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+
+
+FIXED_REGION = """\
+template <int D>
+__global__ void copy(const float* x, float* y, int n) {
+    constexpr int I = STOP;
+    for (int i0 = 0; i0 < I; i0 += 32) {
+        const int i = OFFSET i0 + threadIdx.x;
+        y[i] = x[i];
+    }
+}
+void launch(const float* x, float* y, int n) { copy<80><<<(n + 127) / 128, 32>>>(x, y, n); }
+"""
+
+
+def test_a_compile_time_region_walked_in_whole_steps_needs_no_guard() -> None:
+    src = FIXED_REGION.replace("STOP", "4 * 32").replace("OFFSET", "")
+    assert findings(src, Language.CUDA) == []
+
+
+def test_a_compile_time_region_with_a_partial_last_step_is_reported() -> None:
+    src = FIXED_REGION.replace("STOP", "100").replace("OFFSET", "")
+    line = line_of(src, "y[i] = x[i]")
+    assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+
+
+def test_a_template_size_is_no_compile_time_region() -> None:
+    # D is whatever the host dispatches (a head size of 80, walked by 32): a problem dimension
+    src = FIXED_REGION.replace("STOP", "D").replace("OFFSET", "")
+    line = line_of(src, "y[i] = x[i]")
+    assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+
+
+def test_a_fixed_region_a_block_places_in_a_runtime_extent_still_needs_its_guard() -> None:
+    # each block copies its own 128 elements of n: the last block's are past n
+    src = FIXED_REGION.replace("STOP", "128").replace("OFFSET", "blockIdx.x * 128 +")
+    line = line_of(src, "y[i] = x[i]")
+    assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
