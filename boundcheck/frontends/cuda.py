@@ -30,7 +30,7 @@ from boundcheck.frontends.cuda_parse import (
     parse,
 )
 from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
-from boundcheck.model import LAUNCH_BINDING, Divisibility, Kernel, Language, Module, Span
+from boundcheck.model import LAUNCH_BINDING, Divisibility, Exit, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
@@ -113,6 +113,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
                                    key=lambda d: (d.extent, d.tile))
         _floor_grid_contracts(hls, kernel)
         _unit_block_axes(hls, kernel, conv.values)
+        _block_uniform_exits(hls, kernel, builder.exit_quotients, conv.values)
         if builder.ceiling_accesses is not None and any(hl.ceil_axes for hl in hls):
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values)
@@ -195,6 +196,27 @@ def _unit_block_axes(hls: list[HostLaunch], kernel: Kernel, values: dict[str, in
     kernel.accesses[:] = [replace(a, dims=tuple(
         replace(d, tile="1") if any(d.source == f"threadIdx.{x}" for x in axes) else d for d in a.dims))
         for a in kernel.accesses]
+
+
+def _block_uniform_exits(hls: list[HostLaunch], kernel: Kernel, quotients: dict[Span, dict[str, int]],
+                         values: dict[str, int | None]) -> None:
+    """An exit whose lanes enter its test only as ``threadIdx.x / D``, under blocks of at most D
+    threads along that axis at every launch (``tile_id = blockIdx.x * blockDim.x / 256 + warp / 8``
+    in blocks of 256): the quotient is 0 in every thread, so the whole block exits together and
+    no barrier after it waits for the threads that left."""
+    def at_most(block: str, bound: int) -> bool:
+        size = int(block) if block.isdigit() else values.get(block)
+        return size is not None and 0 < size <= bound
+
+    def uniform(ex: Exit) -> bool:
+        q = quotients.get(ex.span)
+        return q is not None and all(
+            src.startswith("threadIdx.") and all(len(hl.blocks) > "xyz".index(src[-1]) and
+                                                 at_most(hl.blocks["xyz".index(src[-1])], d) for hl in hls)
+            for src, d in q.items())
+
+    if hls:
+        kernel.exits[:] = [ex for ex in kernel.exits if not uniform(ex)]
 
 
 def _divides(block: str, tile: str) -> bool:

@@ -215,6 +215,8 @@ class KernelBuilder:
         self.write_target: ci.Cursor | None = None
         self.compound = False
         self.exits: list[tuple[int, int, Exit]] = []  # (offset, region end, exit)
+        # an exit's lanes, where they enter its test only as quotients: the least divisor by axis
+        self.exit_quotients: dict[Span, dict[str, int]] = {}
         self.inline_depth = 0
         self.inlined: set[int] = set()  # records made in the body of a helper called for its value
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
@@ -819,6 +821,9 @@ class KernelBuilder:
                 self.exits.append((first(exit_stmt).offset, end, Exit(
                     self.src.span(exit_stmt), word, self.src.text_of(cond), (),
                     tuple(p for g in neg if g.boundary for p in [self._uniform_if(g)] if p))))
+                quotients = _lane_quotients([g.sides[0] for g in neg if g.boundary], self.conv.values)
+                if quotients:
+                    self.exit_quotients[self.src.span(exit_stmt)] = quotients
             st.guards = st.guards + tuple(replace(g, exit=True) for g in neg) + self._alternatives(cond, st.scope)
             st.tile_tests = st.tile_tests + scalar_tests(neg_atoms)
             return st
@@ -1683,6 +1688,38 @@ def _fixed_span(g: Guard) -> Guard:
         return g
     return replace(g, bound=replace(g.bound, wrap=True))
 
+
+_WARP_SPLIT = re.compile(r"(threadIdx\.[xyz]) / (\w+)$")
+
+
+def _lane_quotients(indices: list[Expr], values: dict[str, int | None]) -> dict[str, int] | None:
+    """Where every lane of ``indices`` enters only divided by a constant (``threadIdx.x / 32 /
+    8``, a warp's group of a block; the warp index is the converter's lane ``threadIdx.x / 32``):
+    the least divisor by thread index. None where a lane enters whole."""
+    found: dict[str, int] = {}
+
+    def number(e: Expr) -> int | None:
+        v = e.value if isinstance(e, Num) else values.get(e.name) if isinstance(e, Sym) else None
+        return int(v) if isinstance(v, (int, float)) and v == int(v) and v > 0 else None
+
+    def walk(e: Expr, divisor: int) -> bool:
+        if not lanes(e):
+            return True
+        if isinstance(e, Sym):
+            split = _WARP_SPLIT.match(e.name)
+            by = number(Num(int(split[2])) if split[2].isdigit() else Sym(split[2], Kind.CONST)) if split else 1
+            if by is None:
+                return False
+            name = split[1] if split else e.name
+            found[name] = min(found.get(name, divisor * by), divisor * by)
+            return divisor * by > 1
+        if isinstance(e, Bin) and e.op == "/" and not lanes(e.right) and number(e.right) is not None:
+            return walk(e.left, divisor * number(e.right))
+        if isinstance(e, Bin) and divisor == 1 and e.op in ("+", "-"):
+            return walk(e.left, 1) and walk(e.right, 1)
+        return False
+
+    return found if indices and all(walk(i, 1) for i in indices) and found else None
 
 
 def _fixed_region(cond: ci.Cursor | None, var: str, updates: list[ci.Cursor]) -> bool:

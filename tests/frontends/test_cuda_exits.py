@@ -147,3 +147,41 @@ __global__ void col2row(float *x, float *y, const int row, const int col) {
 }
 """
     assert findings(src, Language.CUDA) == []
+
+
+_TILE_PER_BLOCK = """
+#define WARP 32
+constexpr int warps_per_tile = 8;
+constexpr int threads = warps_per_tile * WARP;
+__global__ void tiles(const float *x, float *y, size_t num_tiles, size_t n) {
+  __shared__ float s[threads];
+  const int warp_id = threadIdx.x / WARP;
+  const size_t tile_id = blockIdx.x * blockDim.x / (WARP * warps_per_tile) + warp_id / warps_per_tile;
+  if (tile_id >= num_tiles) {
+    return;
+  }
+  const size_t i = tile_id * threads + threadIdx.x;
+  s[threadIdx.x] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  if (i < n) y[i] = s[threads - 1 - threadIdx.x];
+}
+void launch(const float *x, float *y, size_t num_tiles, size_t n, int block) {
+  tiles<<<num_tiles, BLOCK>>>(x, y, num_tiles, n);
+}
+"""
+
+
+def test_an_exit_on_a_tile_of_the_whole_block_leaves_with_every_thread() -> None:
+    # warp_id / 8 is 0 in blocks of 256 threads: tile_id is the block's, the exit uniform
+    assert findings(_TILE_PER_BLOCK.replace("BLOCK", "threads"), Language.CUDA) == []
+
+
+def test_the_same_exit_under_a_larger_block_splits_it() -> None:
+    # in blocks of 512 the second half of the block has the next tile_id and may leave alone
+    src = _TILE_PER_BLOCK.replace("BLOCK", "2 * threads")
+    assert findings(src, Language.CUDA) == [(line_of(src, "return;"), "BC303")]
+
+
+def test_the_same_exit_under_a_block_size_the_host_picks_is_reported() -> None:
+    src = _TILE_PER_BLOCK.replace("BLOCK", "block")
+    assert findings(src, Language.CUDA) == [(line_of(src, "return;"), "BC303")]
