@@ -291,6 +291,7 @@ class KernelAnalyser:
         self.open_loops: list[Walk] = []  # the loops being walked, outermost first
         self.walks = itertools.count()  # numbers each walk of a loop body, the helpers' too
         self.loop_of: dict[str, Loop] = {}
+        self.range_stops: dict[str, str] = {}  # loop variable -> the n of its `range(n)` / `range(a, n)`
         self.subtile_bounds: dict[str, sy.Expr] = {}  # loop variable -> the program's own sub-tile it counts from or to
         self.contracts: list[Divisibility] = []
         self.tail_handled: set[tuple[str, str]] = set()
@@ -746,6 +747,10 @@ class KernelAnalyser:
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
         walks = _tile_walk(stop_expr, step) if stop_expr is not None and trip is None and not _falling(step) else None
+        if var and stop_expr is not None and (step is None or step.expr == sy.Num(1)):
+            self.range_stops[var] = sy.render(stop_expr)
+        elif var:
+            self.range_stops.pop(var, None)
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step, start),
                     stmt.end_lineno or stmt.lineno,
                     walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
@@ -1333,7 +1338,7 @@ class KernelAnalyser:
                     opaque = True
                 guards.extend(found)
                 masked_by = _masked_by(mask.conds, found, dims)
-                row_tests = _row_tests(mask.conds, self.loop_of)
+                row_tests = _row_tests(mask.conds, self.loop_of, self.range_stops)
                 if found:
                     self.tail_handled.update(_tail_starts(ptr.expr, span))
         guards.extend(sy.tile_test_bounds(self.tile_guards, parts))  # `if (pid + 1) * BLOCK <= n:`
@@ -2021,15 +2026,20 @@ def _loop_rows(index: sy.Expr, parts: list[sy.DimPart], loops: dict[str, Loop]) 
     return tuple((name, loops[name]) for name in names)
 
 
-def _row_tests(conds: tuple[Comparison, ...], loops: dict[str, Loop]) -> tuple[tuple[str, Bound], ...]:
+def _row_tests(conds: tuple[Comparison, ...], loops: dict[str, Loop],
+               stops: dict[str, str]) -> tuple[tuple[str, Bound], ...]:
     """The mask's scalar bounds on a loop variable itself (``j < max_j``), by that variable. A test
     of an expression of it (``i_t * BT + j < T``, ``pid + j * n < m``) says what the author bounds
-    less plainly: the row may be a column of another buffer, or a tile in bounds by construction."""
+    less plainly: the row may be a column of another buffer, or a tile in bounds by construction.
+    A test its own loop makes true (``t < seqlen`` in ``for t in range(seqlen)``) bounds nothing:
+    it says no row of that loop can pass the extent, so it makes no row dimension of any access."""
     out = []
     for c in conds:
         bound = _scalar_bound(c)
         index = c.right if c.op in (">", ">=") else c.left
-        if bound is not None and isinstance(index, sy.Sym) and index.kind is sy.Kind.LOOP and index.name in loops:
+        if bound is not None and isinstance(index, sy.Sym) and index.kind is sy.Kind.LOOP and index.name in loops \
+                and not (bound.op == "<" and sy.render(c.left if c.op == "<" else c.right) == index.name
+                         and sy.render(c.right if c.op == "<" else c.left) == stops.get(index.name)):
             out.append((index.name, bound))
     return tuple(out)
 

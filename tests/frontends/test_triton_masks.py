@@ -177,3 +177,29 @@ def test_a_loop_walking_down_from_the_last_chunk_runs_the_partial_one() -> None:
 
 def test_the_chunks_walked_down_with_their_rows_bounded_are_safe() -> None:
     assert findings(SPLIT_DOWN.format(mask="(o_k[:, None] < K) & (o_t[None, :] < T)")) == []
+
+
+TOKENS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def conv(x_ptr, y_ptr, dim, stride_t, seqlen, t_max, BLOCK_N: tl.constexpr):
+    feats = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+    for t in range(STOP):
+        acc += tl.load(x_ptr + t * stride_t + feats, mask=feats < dim)
+        tl.store(y_ptr + t * stride_t + feats, acc, mask=(t < seqlen) & (feats < dim))
+"""
+
+
+def test_a_row_test_its_own_range_makes_true_bounds_no_row() -> None:
+    # `t < seqlen` inside `for t in range(seqlen)` holds on every row: the load needs no such test
+    assert findings(TOKENS.replace("STOP", "seqlen")) == []
+
+
+def test_a_row_test_on_another_extent_than_the_range_still_bounds_the_row() -> None:
+    # rows up to t_max, stores up to seqlen: the rows past seqlen are read unmasked
+    src = TOKENS.replace("STOP", "t_max")
+    assert findings(src) == [(line_of(src, "acc += tl.load"), "BC103")]
