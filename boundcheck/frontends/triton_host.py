@@ -77,6 +77,12 @@ class _Host:
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in _META \
                 and isinstance(node.slice, ast.Constant):
             return sy.Sym(str(node.slice.value), sy.Kind.CONST)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and depth < _MAX_DEPTH:
+            # `config["ChunkQ"]` of a local `config = {"ChunkQ": ChunkQ, ...}`: the value it maps to,
+            # as `**config` passes it to the kernel
+            value = dict(self._mapping(node.value) or ()).get(node.slice.value)
+            if value is not None:
+                return self.expr(value, depth + 1)
         if isinstance(node, ast.Call) and callee(node.func) == "cdiv" and len(node.args) == 2:
             return sy.Call("cdiv", tuple(self.expr(a, depth) for a in node.args))
         if isinstance(node, ast.Call) and callee(node.func) in ("int", "abs") and len(node.args) == 1:

@@ -146,3 +146,37 @@ def run(x, y, BT: int = 64):
 '''
     line = line_of(src, "tl.store(Y + T + o")
     assert findings(src) == [(line, "BC101"), (line, "BC102")]
+
+
+CONFIG_DICT = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def heads_kernel(x_ptr, y_ptr, heads, ChunkQ: tl.constexpr, D: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * ChunkQ + tl.arange(0, ChunkQ)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs) * 2)
+
+
+def run(x, heads, ChunkQ=64):
+    y = torch.empty_like(x)
+    config = {"ChunkQ": ChunkQ, "D": 128}
+    CHECK
+    grid = (heads // config["ChunkQ"],)
+    heads_kernel[grid](x, y, heads, **config)
+    return y
+'''
+
+
+def test_an_assert_on_a_config_entry_passed_with_double_star_is_a_contract() -> None:
+    # aiter pa_mqa_logits: `assert heads % config["ChunkQ"] == 0`, launched with `**config`
+    assert findings(CONFIG_DICT.replace("CHECK", 'assert heads % config["ChunkQ"] == 0')) == []
+
+
+def test_without_the_assert_the_floored_grid_and_the_tiles_are_reported() -> None:
+    src = CONFIG_DICT.replace("CHECK", "pass")
+    assert findings(src) == [(line_of(src, "tl.store(y_ptr"), "BC101"), (line_of(src, "tl.store(y_ptr"), "BC102"),
+                             (line_of(src, "grid = (heads"), "BC302")]
