@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -130,6 +131,9 @@ class _Host:
                 if len(product) == 1 and (len(product[0].factors) > 1 or product[0].coeff != 1):
                     # `c == groups * w`: c is a multiple of groups and of w
                     out += [(Divisibility(found.extent, sy.render(f), origin), False) for f in product[0].factors]
+                elif len(product) > 1:
+                    # `c == qh * d + 2 * kvh * d`: a sum of multiples of d is one
+                    out += [(Divisibility(found.extent, name, origin), False) for name in _common_factors(product)]
         return out
 
     def checked(self, call: ast.Call) -> list[ast.expr]:
@@ -443,6 +447,14 @@ class _Host:
         if isinstance(node, (ast.Tuple, ast.List)):
             return list(node.elts)
         return [node]
+
+
+def _common_factors(terms: list[sy.Term]) -> list[str]:
+    """The factors every term of a sum holds, by name (``d`` of ``qh * d + 2 * kvh * d``)."""
+    common = Counter(sy.render(f) for f in terms[0].factors)
+    for t in terms[1:]:
+        common &= Counter(sy.render(f) for f in t.factors)
+    return sorted(common)
 
 
 def _dividing(tile: str, to_kernel: dict[str, list[str]], constexpr: set[str], bound: dict[str, str],

@@ -335,3 +335,42 @@ def test_a_heuristic_flag_on_a_packed_tile_names_it_as_the_kernel_does() -> None
     assert findings(PACKED_K) == []
     src = PACKED_K.replace('args["K"] % (args["BLOCK_K"] // 2) == 0', 'args["K"] % 16 == 0')
     assert findings(src) == [(line_of(src, "a = tl.load(a_ptr + k * (BLOCK_K // 2) + offs)"), "BC101")]
+
+
+FUSED_QKV = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def split(qkv_ptr, q_ptr, T, stride_t, QH: tl.constexpr, BLOCK_T: tl.constexpr, BLOCK_D: tl.constexpr):
+    pid_t = tl.program_id(0)
+    hq = tl.program_id(1)
+    t = pid_t * BLOCK_T + tl.arange(0, BLOCK_T)
+    d = tl.arange(0, BLOCK_D)
+    m = (t < T)[:, None]
+    x = tl.load(qkv_ptr + t[:, None] * stride_t + (hq * BLOCK_D + d)[None, :], mask=m)
+    tl.store(q_ptr + t[:, None] * (QH * BLOCK_D) + (hq * BLOCK_D + d)[None, :], x, mask=m)
+
+
+def run(qkv, qh, kvh, head_dim):
+    T = qkv.shape[0]
+    q_size = qh * head_dim
+    kv_size = kvh * head_dim
+    CHECK
+    q = torch.empty((T, qh, head_dim), dtype=qkv.dtype, device=qkv.device)
+    BLOCK_D = head_dim
+    split[(triton.cdiv(T, 32), qh)](qkv, q, T, qkv.stride(0), QH=qh, BLOCK_T=32, BLOCK_D=BLOCK_D)
+    return q
+'''
+
+
+def test_a_row_asserted_as_a_sum_of_head_multiples_holds_whole_heads() -> None:
+    # aiter fused_qkv_split: the qkv row is qh + 2 * kvh heads of head_dim, the tile head_dim
+    assert findings(FUSED_QKV.replace("CHECK", "assert qkv.shape[-1] == q_size + 2 * kv_size")) == []
+
+
+def test_a_sum_with_a_term_that_is_no_multiple_says_nothing() -> None:
+    src = FUSED_QKV.replace("CHECK", "assert qkv.shape[-1] == q_size + 2 * kvh")
+    assert findings(src) == [(line_of(src, "x = tl.load(qkv_ptr"), "BC103")]
