@@ -113,6 +113,11 @@ ONE_LANE = ("not a bug: the masked lanes are a tile every launch in the file mak
             " cdiv grid keeps each program's one lane inside the extent")
 
 
+# the skip reason of a boundary_check whose every axis is a block as wide as its shape, from 0
+WHOLE_BLOCK = ("not a bug: every checked axis of the block pointer is a block as wide as the shape it names"
+               " (shape (BT,) in blocks of (BT,)) at offset 0, in bounds by construction")
+
+
 # the skip reason of a row mask dropped from a load whose row index is gathered under that mask
 GATHERED = ("not a bound bug: the index along this axis is gathered by a load under the same mask with other=0"
             " (masked lanes read row 0, in bounds), and what they read there reaches no reduction along that axis")
@@ -1137,10 +1142,37 @@ class TritonMutator:
             if kwarg(call, "boundary_check") is None:
                 continue
             rule = self.access_rule(call)
+            if self.whole_block(fn, call):
+                self.out.skip("drop-boundary-check", rule, WHOLE_BLOCK)
+                continue
             self.emit("drop-boundary-check", rule, call,
                       code(without_args(call, {"boundary_check", "padding_option"})),
                       f"dropped boundary_check= of a block-pointer {dotted(call.func)}",
                       [self.statement(call)])
+
+    def whole_block(self, fn: Function, call: cst.Call) -> bool:
+        """Every axis ``boundary_check`` names is, in the block pointer's ``make_block_ptr``, a block
+        of the shape's own size at offset 0: the check can never bind."""
+        check = kwarg(call, "boundary_check")
+        ptr = call.args[0].value if call.args and call.args[0].keyword is None else None
+        assign = self.resolve(fn, ptr.value, call) if isinstance(ptr, cst.Name) else None
+        made = assign.value if assign is not None else None
+        if check is None or not (isinstance(made, cst.Call) and dotted(made.func).endswith("make_block_ptr")):
+            return False
+        fields = ("base", "shape", "strides", "offsets", "block_shape", "order")
+        given = {a.keyword.value if a.keyword else fields[i]: a.value for i, a in enumerate(made.args) if i < 6}
+        shape, offsets, block = (given.get(k) for k in ("shape", "offsets", "block_shape"))
+        axes = check.value.elements if isinstance(check.value, (cst.Tuple, cst.List)) else []
+        if not axes or not all(isinstance(e, (cst.Tuple, cst.List)) for e in (shape, offsets, block)):
+            return False
+        for el in axes:
+            a = int(el.value.value) if isinstance(el.value, cst.Integer) else -1
+            if not 0 <= a < min(len(shape.elements), len(offsets.elements), len(block.elements)):
+                return False
+            if code(shape.elements[a].value) != code(block.elements[a].value) \
+                    or code(offsets.elements[a].value) != "0":
+                return False
+        return True
 
     def ceil_divs(self, node: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.BaseExpression,
                                                            cst.BaseExpression]]:

@@ -215,3 +215,27 @@ def test_a_mask_on_a_tile_every_launch_makes_one_lane_is_skipped() -> None:
 def test_a_mask_on_a_wider_tile_is_mutated() -> None:
     muts = mutate(UNIT_GATHER.format(block=128))
     assert dropped(muts, "drop-mask") == ["dropped mask= of tl.load", "dropped mask= of tl.store"]
+
+
+WHOLE_BLOCK = '''\
+    @triton.jit
+    def col(x, y, T, BT: tl.constexpr):
+        i = tl.program_id(0)
+        p = tl.make_block_ptr(x + i * BT, (BT,), (1,), (OFFSET,), (BT,), (0,))
+        q = tl.make_block_ptr(y, (T,), (1,), (i * BT,), (BT,), (0,))
+        tl.store(q, tl.load(p, boundary_check=(0,)), boundary_check=(0,))
+'''
+
+
+def test_a_check_on_a_block_as_wide_as_its_shape_is_no_bug_to_drop() -> None:
+    # fla's wy_fast scratch column: shape (BT,) in blocks of (BT,) from 0 never leaves the shape
+    muts = mutate(WHOLE_BLOCK.replace("OFFSET", "0"))
+    assert muts.skipped[("drop-boundary-check", "BC101", mutate_triton.WHOLE_BLOCK)] == 1
+    assert [m.description for m in muts.mutants if m.operator == "drop-boundary-check"] == \
+        ["dropped boundary_check= of a block-pointer tl.store"]
+
+
+def test_the_same_block_shifted_is_still_mutated() -> None:
+    muts = mutate(WHOLE_BLOCK.replace("OFFSET", "16"))
+    assert sorted(m.description for m in muts.mutants if m.operator == "drop-boundary-check") == \
+        ["dropped boundary_check= of a block-pointer tl.load", "dropped boundary_check= of a block-pointer tl.store"]
