@@ -198,6 +198,9 @@ def _unit_block_axes(hls: list[HostLaunch], kernel: Kernel, values: dict[str, in
         for a in kernel.accesses]
 
 
+_THREAD_AXIS = re.compile(r"threadIdx\.([xyz])")
+
+
 def _block_uniform_exits(hls: list[HostLaunch], kernel: Kernel, quotients: dict[Span, dict[str, int]],
                          values: dict[str, int | None]) -> None:
     """An exit whose lanes enter its test only as ``threadIdx.x / D``, under blocks of at most D
@@ -210,10 +213,9 @@ def _block_uniform_exits(hls: list[HostLaunch], kernel: Kernel, quotients: dict[
 
     def uniform(ex: Exit) -> bool:
         q = quotients.get(ex.span)
-        return q is not None and all(
-            src.startswith("threadIdx.") and all(len(hl.blocks) > "xyz".index(src[-1]) and
-                                                 at_most(hl.blocks["xyz".index(src[-1])], d) for hl in hls)
-            for src, d in q.items())
+        axes = {src: "xyz".index(m[1]) for src in q or () if (m := _THREAD_AXIS.fullmatch(src))}
+        return q is not None and len(axes) == len(q) and all(
+            all(len(hl.blocks) > axes[src] and at_most(hl.blocks[axes[src]], d) for hl in hls) for src, d in q.items())
 
     if hls:
         kernel.exits[:] = [ex for ex in kernel.exits if not uniform(ex)]

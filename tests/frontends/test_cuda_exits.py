@@ -185,3 +185,10 @@ def test_the_same_exit_under_a_larger_block_splits_it() -> None:
 def test_the_same_exit_under_a_block_size_the_host_picks_is_reported() -> None:
     src = _TILE_PER_BLOCK.replace("BLOCK", "block")
     assert findings(src, Language.CUDA) == [(line_of(src, "return;"), "BC303")]
+
+
+def test_a_quotient_of_a_lane_remainder_is_no_block_index() -> None:
+    # `(threadIdx.x % 32) / 8` is a lane's group inside its warp, whatever the block size
+    src = _TILE_PER_BLOCK.replace("BLOCK", "threads").replace("warp_id / warps_per_tile",
+                                                              "(threadIdx.x % WARP) / warps_per_tile")
+    assert findings(src, Language.CUDA) == [(line_of(src, "return;"), "BC303")]
