@@ -41,6 +41,20 @@ _BINARY = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12
            23: "*=", 24: "/=", 25: "%=", 26: "+=", 27: "-=", 28: "<<=", 29: ">>=", 30: "&=",
            31: "^=", 32: "|=", 33: ","}
 _UNARY = {1: "post++", 2: "post--", 3: "++", 4: "--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+# type kinds libclang returns that the 18.x bindings do not list (Index.h): asking a `_Float16`
+# expression for its type kind raised, and the file gave BC001 (an internal error)
+_UNLISTED_TYPE_KINDS = {32: "FLOAT16", 33: "SHORTACCUM", 34: "ACCUM", 35: "LONGACCUM", 36: "USHORTACCUM",
+                        37: "UACCUM", 38: "ULONGACCUM", 39: "BFLOAT16", 178: "BTFTAGATTRIBUTED"}
+
+
+def _list_type_kinds() -> None:
+    for value, name in _UNLISTED_TYPE_KINDS.items():
+        kinds = ci.TypeKind._kinds  # the bindings' own registry of kinds
+        if value >= len(kinds) or kinds[value] is None:
+            setattr(ci.TypeKind, name, ci.TypeKind(value))
+
+
+_list_type_kinds()
 
 
 @lru_cache(maxsize=1)
