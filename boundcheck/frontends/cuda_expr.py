@@ -90,6 +90,14 @@ class Scope:
     def copy(self) -> Scope:
         return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts), self.ptrs, dict(self.counts))
 
+    def flag(self, name: str) -> tuple[ci.Cursor, Scope] | None:
+        """The test a bool local holds (``valid = c < n``) and the scope to read it in: the values
+        its names had where it was set (``if (!valid) c = n - 4;`` changes c, not the test)."""
+        if name not in self.conds:
+            return None
+        test, env = self.conds[name]
+        return test, Scope(env, self.kinds, self.conds, self.consts, self.ptrs, self.counts)
+
 
 class _Hook:
     """A converter's callback held weakly where it is a bound method: the kernel walker owns its
@@ -320,11 +328,9 @@ class Converter:
         if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!":
             kids = children(c)
             return self._atoms(kids[0], scope, not negated) if kids else []
-        if c.kind == K.DECL_REF_EXPR and c.spelling in scope.conds:
-            # `valid = c < n; if (!valid) c = n - 4;`: the test holds of the value c had then
-            cond, env = scope.conds[c.spelling]
-            then = Scope(env, scope.kinds, scope.conds, scope.consts, scope.ptrs, scope.counts)
-            return self._atoms(cond, then, negated)
+        flag = scope.flag(c.spelling) if c.kind == K.DECL_REF_EXPR else None
+        if flag is not None:
+            return self._atoms(*flag, negated)
         if c.kind == K.CALL_EXPR and c.spelling in self.helpers and self._depth < 4:
             ret = returned_expr(self.helpers[c.spelling])
             if ret is None:

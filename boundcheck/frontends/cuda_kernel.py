@@ -2085,11 +2085,9 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
     kids = children(c)
     if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
         return divisibility(conv, kids[0], scope, origin, not negated, depth)
-    if c.kind == K.DECL_REF_EXPR and c.spelling in scope.conds and depth < 4:
-        # a flag set once (`const bool full = n % T == 0;`), read with the values it was set from
-        test, env = scope.conds[c.spelling]
-        then = Scope(env, scope.kinds, scope.conds, scope.consts, scope.ptrs, scope.counts)
-        return divisibility(conv, test, then, origin, negated, depth + 1)
+    flag = scope.flag(c.spelling) if c.kind == K.DECL_REF_EXPR and depth < 4 else None
+    if flag is not None:  # a flag set once (`const bool full = n % T == 0;`)
+        return divisibility(conv, *flag, origin, negated, depth + 1)
     if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
         return []
     op = binary_op(c)
