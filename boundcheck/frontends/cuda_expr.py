@@ -426,6 +426,16 @@ def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:
     return None
 
 
+_SPLIT_NAME = re.compile(r"(threadIdx\.[xyz]) / (\w+)")
+
+
+def split_quotient(name: str) -> tuple[str, str] | None:
+    """The thread index and divisor of a quotient lane :func:`_lane_split` names (``threadIdx.x /
+    32``, the warp index): ``("threadIdx.x", "32")``."""
+    m = _SPLIT_NAME.fullmatch(name)
+    return (m[1], m[2]) if m else None
+
+
 def _block_linear(e: Expr) -> bool:
     """``threadIdx.y * blockDim.x + threadIdx.x``: a thread's linear index in its block, built from
     several thread indices. Its quotient and remainder by a size (``tid / 32``, ``tid % 32``) are

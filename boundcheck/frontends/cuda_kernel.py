@@ -33,6 +33,7 @@ from boundcheck.frontends.cuda_expr import (
     is_integer,
     params,
     pointer_typed,
+    split_quotient,
     strip,
 )
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
@@ -1689,32 +1690,29 @@ def _fixed_span(g: Guard) -> Guard:
     return replace(g, bound=replace(g.bound, wrap=True))
 
 
-_WARP_SPLIT = re.compile(r"(threadIdx\.[xyz]) / (\w+)$")
-
-
 def _lane_quotients(indices: list[Expr], values: dict[str, int | None]) -> dict[str, int] | None:
     """Where every lane of ``indices`` enters only divided by a constant (``threadIdx.x / 32 /
     8``, a warp's group of a block; the warp index is the converter's lane ``threadIdx.x / 32``):
     the least divisor by thread index. None where a lane enters whole."""
     found: dict[str, int] = {}
 
-    def number(e: Expr) -> int | None:
-        v = e.value if isinstance(e, Num) else values.get(e.name) if isinstance(e, Sym) else None
-        return int(v) if isinstance(v, (int, float)) and v == int(v) and v > 0 else None
+    def number(size: str) -> int | None:
+        v = int(size) if size.isdigit() else values.get(size)
+        return v if v is not None and v > 0 else None
 
     def walk(e: Expr, divisor: int) -> bool:
         if not lanes(e):
             return True
         if isinstance(e, Sym):
-            split = _WARP_SPLIT.match(e.name)
-            by = number(Num(int(split[2])) if split[2].isdigit() else Sym(split[2], Kind.CONST)) if split else 1
-            if by is None:
+            name, by = split_quotient(e.name) or (e.name, "1")
+            d = number(by)
+            if d is None:
                 return False
-            name = split[1] if split else e.name
-            found[name] = min(found.get(name, divisor * by), divisor * by)
-            return divisor * by > 1
-        if isinstance(e, Bin) and e.op == "/" and not lanes(e.right) and number(e.right) is not None:
-            return walk(e.left, divisor * number(e.right))
+            found[name] = min(found.get(name, divisor * d), divisor * d)
+            return divisor * d > 1
+        if isinstance(e, Bin) and e.op == "/" and isinstance(e.right, (Num, Sym)) \
+                and (d := number(render(e.right))) is not None:
+            return walk(e.left, divisor * d)
         if isinstance(e, Bin) and divisor == 1 and e.op in ("+", "-"):
             return walk(e.left, 1) and walk(e.right, 1)
         return False
