@@ -2036,10 +2036,9 @@ def _row_tests(conds: tuple[Comparison, ...], loops: dict[str, Loop],
     out = []
     for c in conds:
         bound = _scalar_bound(c)
-        index = c.right if c.op in (">", ">=") else c.left
+        index, limit = (c.right, c.left) if c.op in (">", ">=") else (c.left, c.right)
         if bound is not None and isinstance(index, sy.Sym) and index.kind is sy.Kind.LOOP and index.name in loops \
-                and not (bound.op == "<" and sy.render(c.left if c.op == "<" else c.right) == index.name
-                         and sy.render(c.right if c.op == "<" else c.left) == stops.get(index.name)):
+                and not (bound.op == "<" and sy.render(limit) == stops.get(index.name)):
             out.append((index.name, bound))
     return tuple(out)
 
