@@ -960,9 +960,10 @@ class KernelBuilder:
                 st.scope.env[name] = Bin("+", old, _times(Sym(name, Kind.LOOP), step)) if lanes(old) \
                     else Sym(name, Kind.LOOP)
         step_of_var: Expr = Num(0)
+        var_step = _step_operand(var, updates) if var is not None and start is not None else None
         if var is not None and start is not None:
             # a lane-started loop (grid / block stride) moves by its step: ``start + it * step``
-            step = self._step(var, updates, st)
+            step = self._step_value(var, var_step, st)
             step_of_var = step if step is not None else Num(0)
             it = _times(Sym(var, Kind.LOOP), step)
             st.scope.env[var] = Bin("+", start, it) if lanes(start) and not _per_warp(start) \
@@ -989,7 +990,7 @@ class KernelBuilder:
                     walks = tile_walk(a.right, step_of_var)  # for (k = 0; k < K; k += TILE)
                     # `off < n * 32 * W` stepped by `32 * W`: the last tile is whole
                     exact = exact or walks is not None and whole_multiple(a.right, step_of_var)
-                    fixed = fixed or walks is not None and _fixed_region(cond, var, updates)
+                    fixed = fixed or walks is not None and _fixed_region(cond, var, var_step)
         elif var is not None and start is not None and lanes(start) and not _per_warp(start):
             # a block / grid-stride loop over packs of W (`i < n / 4` with `i * 4 + k` inside) stops
             # at the last whole pack, as a floored trip count does
@@ -1050,7 +1051,10 @@ class KernelBuilder:
 
     def _step(self, name: str, cursors: list[ci.Cursor], st: State) -> Expr | None:
         """What ``name`` is advanced by per iteration (``+= e``, ``= name + e``, ``++``)."""
-        found = _step_operand(name, cursors)
+        return self._step_value(name, _step_operand(name, cursors), st)
+
+    def _step_value(self, name: str, found: tuple[int, ci.Cursor | None] | None, st: State) -> Expr | None:
+        """The step :func:`_step_operand` found, as an expression of the values before the loop."""
         if found is None:
             return None
         sign, operand = found
@@ -1720,7 +1724,7 @@ def _lane_quotients(indices: list[Expr], values: dict[str, int | None]) -> dict[
     return found if indices and all(walk(i, 1) for i in indices) and found else None
 
 
-def _fixed_region(cond: ci.Cursor | None, var: str, updates: list[ci.Cursor]) -> bool:
+def _fixed_region(cond: ci.Cursor | None, var: str, step: tuple[int, ci.Cursor | None] | None) -> bool:
     """``for (i0 = 0; i0 < I; i0 += S)`` with ``I`` and ``S`` constants, ``S`` dividing ``I``
     (``constexpr int I = 128``, ``i0 += 32``): a region of a size fixed at compile time, walked in
     whole steps. A bound left symbolic (a template parameter) can be a head size the host picks
@@ -1729,9 +1733,8 @@ def _fixed_region(cond: ci.Cursor | None, var: str, updates: list[ci.Cursor]) ->
     if c is None or c.kind != K.BINARY_OPERATOR or binary_op(c) != "<":
         return False
     kids = children(c)
-    step = _step_operand(var, updates)
     if len(kids) != 2 or strip(kids[0]).kind != K.DECL_REF_EXPR or strip(kids[0]).spelling != var \
-            or step is None or step[1] is None:
+            or step is None or step[0] < 0 or step[1] is None:
         return False
     stop, by = evaluate(kids[1]), evaluate(step[1])
     return isinstance(stop, int) and isinstance(by, int) and by > 0 and stop % by == 0
