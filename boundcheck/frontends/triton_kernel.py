@@ -20,6 +20,7 @@ from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_signs import written_params
 from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
+from boundcheck.frontends.triton_tile_slots import tile_slot
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
     BlockPtr,
@@ -271,6 +272,10 @@ class _Pending:
     conditional: bool = False  # made under an ``if``
     row_tests: tuple[tuple[str, Bound], ...] = ()  # the mask's scalar bounds, by the loop variable they test
     within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
+    # a tile-sized slot of scratch (triton_tile_slots): the widths it needs to be tiles, and its bounds
+    slot: tuple[frozenset[str], tuple[Bound, ...]] | None = None
+    offset: str = ""  # the index less its buffer (triton_kernel._offset_text)
+    whole_last: tuple[Bound, ...] = ()  # lanes spanning the buffer's whole last dimension (a launch fact)
 
     def extents_of(self, source: str) -> set[str]:
         """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
@@ -325,7 +330,9 @@ class KernelAnalyser:
         kernel = Kernel(self.name, Language.TRITON, self._name_span(), loops=self.loops,
                         contracts=self.contracts, tail_handled=self.tail_handled,
                         unused_masks=self._unused_masks())
+        self._tile_slots()
         self._share_row_layouts()
+        self._share_whole_rows()
         self._scalar_rows()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
@@ -1304,15 +1311,18 @@ class KernelAnalyser:
             and any(sy.is_loaded(s) for s in sy.syms(ptr.expr))
         dims = tuple(self._past_own_subtile(replace(p, dim=_named(_chunk_walk(ptr.expr, p) if loaded else p.dim, names)))
                      for p in parts)
-        self._note_offset_tiles(ptr.expr, parts)
+        buffer, layouts = _buffer(ptr.expr), self.ctx.launch_layouts.get(self.root, [])
+        slot = tile_slot(ptr.expr, buffer)
+        if slot is None:  # a slot's footprint is no evidence that its widths are tiles
+            self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
-        buffer, layouts = _buffer(ptr.expr), self.ctx.launch_layouts.get(self.root, [])
         guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(buffer, p, span))]
         guards += [b for p in parts if p.intrinsic is None and (b := head_in_row(
             ptr.expr, buffer, p, span, layouts, self.ctx.launch_grids.get(self.root, []), self.loop_of))]
-        guards += [b for p in parts if p.intrinsic is None and (b := whole_last_dimension(
-            ptr.expr, buffer, p, span, layouts, self.ctx.launch_sizes.get(self.root, [])))]
+        whole_last = tuple(b for p in parts if p.intrinsic is None and (b := whole_last_dimension(
+            ptr.expr, buffer, p, span, layouts, self.ctx.launch_sizes.get(self.root, []))))
+        guards += whole_last
         guards += [b for p in parts if p.intrinsic is None and (b := self._subtile_column(ptr.expr, p, span))]
         opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
@@ -1345,6 +1355,9 @@ class KernelAnalyser:
         gathered, gathered_bounds = self._gathered_dims(ptr.expr, mask.conds if mask is not None else None)
         dims, guards = (*dims, *gathered), [*guards, *gathered_bounds]
         row_bounds = tuple(p.intrinsic for p in parts if p.whole_rows and p.intrinsic is not None)
+        slot_bounds = tuple(Bound(p.dim.source, p.dim.label, "<", f"{buffer} tile slot", True, span, wrap=True,
+                                  axis=p.dim.axis) for p in parts if slot and p.dim.source in slot.sources
+                            and p.intrinsic is None) if slot else ()
         padding, flows, other_at = None, (), None
         if kind is AccessKind.READ and mask is not None and not self._full_at_launches(guards, dims):
             other = given.get("other")
@@ -1359,6 +1372,8 @@ class KernelAnalyser:
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests,
+                                      slot=(slot.widths, slot_bounds) if slot_bounds else None,
+                                      offset=_offset_text(ptr.expr, buffer), whole_last=whole_last,
                                       conditional=self.branches > 0, within=tuple(self.open_loops)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
@@ -1543,6 +1558,16 @@ class KernelAnalyser:
             return None
         return Bound(part.dim.source, part.dim.label, "<", row, True, span, wrap=True, axis=part.dim.axis)
 
+    def _tile_slots(self) -> None:
+        """Slots of tile-shaped scratch (:func:`tile_slot`) whose widths the kernel cuts a real extent
+        into elsewhere and no launch gives a tensor's size: each lane stays inside its slot."""
+        cut = self.tiles | {d.tile for p in self.accesses if p.slot is None for d in p.dims
+                            if d.tile and d.tiling is not Tiling.WHOLE}
+        sized = {tile for bound in self.ctx.launch_bindings.get(self.root, []) for tile in bound}
+        for p in self.accesses:
+            if p.slot is not None and p.slot[0] <= cut and not p.slot[0] & sized:
+                p.guards = (*p.guards, *p.slot[1])
+
     def _share_row_layouts(self) -> None:
         """Rows of whole tiles are a property of the buffer: where one access shows the pitch
         (``o_c[:, None] * (H * BC) + o_i[None, :]``), a one-row access to the same buffer along
@@ -1552,6 +1577,18 @@ class KernelAnalyser:
             for d in p.dims:
                 b = rows.get((p.buffer, d.source))
                 if b is not None and d.tiling is not Tiling.WHOLE and not any(g.source == d.source for g in p.guards):
+                    p.guards = (*p.guards, replace(b, span=p.span, axis=d.axis))
+
+    def _share_whole_rows(self) -> None:
+        """Buffers read at the same offsets share their shape there: where the launch makes one
+        access's tile its buffer's whole last dimension (``s + i * M + arange(0, M)``, ``M =
+        s.shape[-1]``), another buffer at that very offset (``g + i * M + arange(0, M)``) has rows of
+        M too, as every elementwise kernel that masks both by one ``n`` assumes."""
+        rows = {(p.offset, b.source): b for p in self.accesses for b in p.whole_last}
+        for p in self.accesses:
+            for d in p.dims:
+                b = rows.get((p.offset, d.source))
+                if b is not None and not any(g.source == d.source for g in p.guards):
                     p.guards = (*p.guards, replace(b, span=p.span, axis=d.axis))
 
     def _finish(self, p: _Pending) -> Access:
@@ -2089,6 +2126,12 @@ def _kept(name: str, value: Val, sizes: dict[int, tuple[sy.Expr, int]]) -> Val:
     if value.expr is not None and sy.oversized(value.expr, sizes):
         return replace(value, expr=sy.Sym(name, sy.Kind.OTHER), flows=flows)
     return replace(value, flows=flows) if len(flows) != len(value.flows) else value
+
+
+def _offset_text(expr: sy.Expr, buffer: str) -> str:
+    """A flat address less its buffer term: what two accesses at the same offsets share."""
+    return sy.terms_text([t for t in sy.expand(expr)
+                          if not (len(t.factors) == 1 and t.coeff == 1 and sy.render(t.factors[0]) == buffer)])
 
 
 def _buffer(expr: sy.Expr) -> str:

@@ -140,3 +140,30 @@ def test_a_tile_that_only_reads_like_a_floor_of_the_pitch_is_still_reported() ->
     src = _src(_QUERY_GROUPS.replace("G = GROUPS", "HQ1 = HQ - 1\n        G = HQ1 + HQ // H")
                .replace("HQ=HQ", "HQ=HQ1 + HQ"))
     assert findings(src) == [(line_of(src, "tl.store("), "BC102")]
+
+
+_SAME_OFFSETS = '''\
+    @triton.jit
+    def k(s, g, o, M: tl.constexpr):
+        i = tl.program_id(0)
+        b_s = tl.load(s + i * M + tl.arange(0, M))
+        b_g = tl.load(g + G_OFFSET)
+        tl.store(o + i, tl.sum(b_s * b_g, 0))
+
+
+    def launch(s, g):
+        M = s.shape[-1]
+        o = torch.empty(s.shape[0], device=s.device)
+        k[(s.shape[0],)](s, g, o, M=M)
+    '''
+
+
+def test_a_buffer_read_at_the_same_offsets_shares_the_whole_row() -> None:
+    """fla gsa fused_recurrent: ``g`` is read where ``s`` is, and M is s's last dimension."""
+    assert findings(_src(_SAME_OFFSETS.replace("G_OFFSET", "i * M + tl.arange(0, M)"))) == []
+
+
+def test_a_buffer_read_at_other_offsets_is_still_reported() -> None:
+    for offset in ("i * M + tl.arange(0, M) + 1", "i * 2 * M + tl.arange(0, M)"):
+        src = _src(_SAME_OFFSETS.replace("G_OFFSET", offset))
+        assert findings(src) == [(line_of(src, "b_g = tl.load("), "BC101")], offset
