@@ -1350,7 +1350,7 @@ class KernelAnalyser:
                 masked_by = _masked_by(mask.conds, found, dims)
                 row_tests = _row_tests(mask.conds, self.loop_of, self.range_stops)
                 if found:
-                    self.tail_handled.update(_tail_starts(ptr.expr, span))
+                    self.tail_handled.update(_tail_starts(ptr.expr, span) | self._peeled_tails(ptr.expr, span))
         guards.extend(sy.tile_test_bounds(self.tile_guards, parts))  # `if (pid + 1) * BLOCK <= n:`
         gathered, gathered_bounds = self._gathered_dims(ptr.expr, mask.conds if mask is not None else None)
         dims, guards = (*dims, *gathered), [*guards, *gathered_bounds]
@@ -1476,6 +1476,17 @@ class KernelAnalyser:
                                              if d.axis is not None and d.axis < len(bp.shape)},
                                       conditional=self.branches > 0, within=tuple(self.open_loops)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
+
+    def _peeled_tails(self, index: sy.Expr, span: Span) -> set[tuple[str, str]]:
+        """A masked access after a loop of ``n // B`` whole tiles, at offsets that loop advanced
+        (``kv_ptrs += BLOCK_KV * stride`` each iteration): the peeled last tile the loop leaves,
+        handled after it (the loop's BC301 is no skipped tail). Not one in a later loop, which walks
+        tiles of its own."""
+        walking = {w.loop for w in self.open_loops}
+        return {(loop.trip.extent, loop.trip.tile) for s in sy.syms(index) if s.kind is sy.Kind.LOOP
+                and (loop := self.loop_of.get(s.name)) is not None and loop.trip is not None
+                and loop.span not in walking and span.line > loop.end_line
+                and not any(loop.end_line < lp.span.line <= span.line <= lp.end_line for lp in self.loops)}
 
     def _note_offset_tiles(self, index: sy.Expr, parts: list[sy.DimPart]) -> None:
         """``i_t * BT + arange(0, BT)`` with a loaded chunk index ``i_t``: BT is still a tile size."""

@@ -244,3 +244,33 @@ def chunk_sum_host(x, groups):
     return out
 """
     assert findings(src) == [(line_of(src, "for i_t in range"), "BC301")]
+
+
+# A loop over the whole tiles of a row, then the last, masked, at the offsets the loop advanced
+# (aiter fp8_mqa_logits): the tail is peeled, not skipped.
+PEELED = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_sum(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    ptrs = x_ptr + offs
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for _ in tl.range(0, n // BLOCK * BLOCK, BLOCK):
+        acc += tl.load(ptrs)
+        ptrs += BLOCK
+        offs += BLOCK
+    acc += tl.load(TAIL, mask=offs < n, other=0.0)
+    tl.store(out_ptr, tl.sum(acc, 0))
+"""
+
+
+def test_a_masked_tile_at_the_offsets_a_floor_loop_advanced_is_its_peeled_tail() -> None:
+    assert findings(PEELED.replace("TAIL", "ptrs")) == []
+
+
+def test_a_masked_tile_elsewhere_leaves_the_floor_reported() -> None:
+    src = PEELED.replace("TAIL", "x_ptr + tl.arange(0, BLOCK)")
+    assert findings(src) == [(line_of(src, "for _ in"), "BC301")]
