@@ -30,6 +30,7 @@ from boundcheck.frontends.cuda_parse import (
     parse,
 )
 from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
+from boundcheck.frontends.cuda_wrappers import find_wrappers
 from boundcheck.model import LAUNCH_BINDING, Divisibility, Exit, Kernel, Language, Module, Span
 from boundcheck.symbolic import tile_factors
 
@@ -87,8 +88,9 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
                 drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier, builder.loop_ranges))
     by_kernel: dict[str, list[HostLaunch]] = {}
     foreign: list[HostLaunch] = []
+    wrappers = find_wrappers(parsed.source)
     for hl in [hl for fn in fns + host_methods(parsed.source.root) if not is_kernel(fn)
-               for hl in launches_in(fn, conv)]:
+               for hl in launches_in(fn, conv, wrappers)]:
         hl = _as_run(hl, builders.get(hl.launch.kernel))
         module.launches.append(hl.launch)
         if hl.launch.kernel in kernels:

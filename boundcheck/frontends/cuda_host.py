@@ -33,6 +33,7 @@ from boundcheck.frontends.cuda_parse import (
 from boundcheck.frontends.cuda_powers import SizeFacts, constant_of, exact_by_powers, size_facts
 from boundcheck.frontends.cuda_slots import Allocations, Room
 from boundcheck.frontends.cuda_stubs import VIRTUAL_DIR
+from boundcheck.frontends.cuda_wrappers import Wrapper, launch_operand
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import (
     Bin,
@@ -87,8 +88,10 @@ _SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
 _ASSIGN_OPS = {"=", "&=", "|=", "^="}
 
 
-def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
-    if b"<<<" not in conv.src.data[first(fn).offset:last(fn).offset]:
+def launches_in(fn: ci.Cursor, conv: Converter, wrappers: dict[str, Wrapper] | None = None) -> list[HostLaunch]:
+    """The launches in host function ``fn``: ``<<<…>>>`` and calls of launch ``wrappers``."""
+    marks = (b"<<<", *(name.encode() for name in wrappers or {}))
+    if not _launches(conv.src.data[first(fn).offset:last(fn).offset], marks):
         return []  # no launch written here: skip walking what may be most of a file's host code
     body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None)
     if body is None:
@@ -96,7 +99,7 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
     scope = Scope()
     for p in params(fn):
         scope.kinds[p.spelling] = Kind.EXTENT if is_integer(p) else Kind.OTHER
-    walk = _Walk(conv, scope, first(body).offset)
+    walk = _Walk(conv, scope, first(body).offset, wrappers or {}, marks)
     walk.facts += assume_comments(conv.src, fn)  # `// boundcheck: assume n % 256 == 0` in the host function
     walk.facts += caller_facts(fn, conv)
     if b"cudaMalloc" in conv.src.data[first(body).offset:last(body).offset]:
@@ -104,11 +107,11 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
     # `<<<` tokens in source order: one that no launch call has claimed by the time the walk
     # passes it lies in a statement libclang dropped (a template argument it could not resolve)
     pending = [t for t in conv.src.tokens_between(first(body).offset, last(body).offset) if t.text == "<<<"]
-    for c in _launch_paths(body, conv):
+    for c in _launch_paths(body, conv, marks):
         start = first(c).offset
         while pending and pending[0].offset < start:
             walk.written(pending.pop(0))
-        if walk.launch(c):
+        if walk.launch(c) or walk.wrapped(c):
             pending = [t for t in pending if not start <= t.offset < last(c).offset]
         else:
             walk.visit(c)
@@ -120,8 +123,10 @@ def launches_in(fn: ci.Cursor, conv: Converter) -> list[HostLaunch]:
 class _Walk:
     """Host statements in source order: the locals, ``dim3`` members and asserts a launch sees."""
 
-    def __init__(self, conv: Converter, scope: Scope, start: int) -> None:
+    def __init__(self, conv: Converter, scope: Scope, start: int, wrappers: dict[str, Wrapper],
+                 marks: tuple[bytes, ...]) -> None:
         self.conv, self.scope, self.start = conv, scope, start
+        self.wrappers, self.marks = wrappers, marks
         self.facts: list[Divisibility] = []
         self.out: list[HostLaunch] = []
         self.decls: dict[str, ci.Cursor] = {}  # local name -> its declaration
@@ -164,7 +169,7 @@ class _Walk:
         elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
             self.facts += [replace(f, between_sizes=True) for k in child_list(c)[:1]
                            for f in divisibility(conv, k, scope, "static_assert")]
-        elif c.kind == K.IF_STMT and b"<<<" not in conv.src.data[first(c).offset:last(c).offset]:
+        elif c.kind == K.IF_STMT and not _launches(conv.src.data[first(c).offset:last(c).offset], self.marks):
             # a launch after it runs where the test failed (the if's own arms do not enclose it: in
             # a macro, `CHECK(n % 4 == 0)`, they sit at the same place)
             self._holds_after(c, rejected(conv, c, scope))
@@ -265,21 +270,43 @@ class _Walk:
         if config is None:
             return False
         cargs = [a for a in config.get_arguments() if first(a).line > 0]
-        grid = [pair for a in cargs[:1] for pair in self._dims(a)]
-        block_dims = [pair for a in cargs[1:2] for pair in self._dims(a)]
-        block = [render(conv.expr(d, scope)) for _, d in block_dims]
-        call_args = kids[2:]
-        names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
         targs = [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
                  if k.kind == K.INTEGER_LITERAL]
-        block_var = next((_var_name(a) for a in cargs[1:2]), "")
-        block_x = dict(block_dims).get(0)
-        self._add(_kernel_name(c, kids, conv), conv.src.span(c), grid, names, targs, block, block_var,
-                  first(c).offset, evaluate(block_x) if block_x is not None else None)
-        if self.allocs is not None and len(cargs) >= 2:
-            rooms = [self.allocs.room(c, i, a, cargs[0], cargs[1], scope) for i, a in enumerate(call_args)]
-            self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
+        self._record(c, _kernel_name(c, kids, conv), targs, cargs[0] if cargs else None,
+                     cargs[1] if len(cargs) > 1 else None, kids[2:])
         return True
+
+    def wrapped(self, c: ci.Cursor) -> bool:
+        """A call of a launch wrapper (:mod:`cuda_wrappers`): a launch of the kernel it passes."""
+        kids = child_list(c) if c.kind == K.CALL_EXPR and self.wrappers else []
+        w = self.wrappers.get(_called(c, kids[0])) if kids else None
+        args = kids[1:]
+        if w is None or len(args) <= max(w.kernel, w.grid[0], w.block[0], *w.args):
+            return False
+        grid, block = launch_operand(args[w.grid[0]], w.grid[1]), launch_operand(args[w.block[0]], w.block[1])
+        kernel = args[w.kernel]
+        callee, targs = _callee([t for t in self.conv.src.tokens_between(first(kernel).offset, last(kernel).offset)
+                                 if t.text != "&"])
+        if grid is None or block is None or callee is None:
+            return False
+        self._record(c, callee.text, targs, grid, block, args[w.args[0]:] if w.pack else [args[i] for i in w.args])
+        return True
+
+    def _record(self, c: ci.Cursor, kernel: str, targs: list[str], grid_arg: ci.Cursor | None,
+                block_arg: ci.Cursor | None, call_args: list[ci.Cursor]) -> None:
+        """A launch of ``kernel`` with the grid and block expressions given, at call ``c``."""
+        conv, scope = self.conv, self.scope
+        grid = self._dims(grid_arg) if grid_arg is not None else []
+        block_dims = self._dims(block_arg) if block_arg is not None else []
+        block = [render(conv.expr(d, scope)) for _, d in block_dims]
+        names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
+        block_x = dict(block_dims).get(0)
+        self._add(kernel, conv.src.span(c), grid, names, targs, block,
+                  _var_name(block_arg) if block_arg is not None else "",
+                  first(c).offset, evaluate(block_x) if block_x is not None else None)
+        if self.allocs is not None and grid_arg is not None and block_arg is not None:
+            rooms = [self.allocs.room(c, i, a, grid_arg, block_arg, scope) for i, a in enumerate(call_args)]
+            self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
 
     def written(self, tok: Token) -> None:
         """A launch read from its tokens: ``name<…><<<grid, block, …>>>(args)``. Only a grid or
@@ -441,7 +468,21 @@ _BLOCKS = {K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SW
            K.CXX_TRY_STMT}
 
 
-def _launch_paths(body: ci.Cursor, conv: Converter):
+def _launches(data: bytes, marks: tuple[bytes, ...]) -> bool:
+    """The source text holds a launch: ``<<<`` or the name of a launch wrapper."""
+    return any(m in data for m in marks)
+
+
+def _called(call: ci.Cursor, callee: ci.Cursor) -> str:
+    """The name a call calls: its own spelling, or, where it depends on a template parameter, the
+    overloaded name under its callee expression."""
+    if call.spelling:
+        return call.spelling
+    return next((k.spelling for k in callee.walk_preorder() if k.kind in (K.OVERLOADED_DECL_REF, K.DECL_REF_EXPR)
+                 and k.spelling), "")
+
+
+def _launch_paths(body: ci.Cursor, conv: Converter, marks: tuple[bytes, ...]):
     """Pre-order over ``body``, not entering nested blocks that hold no launch: what they declare
     is out of scope at every launch, and what they assert holds only on their own path."""
     stack = [(body, True)]
@@ -454,7 +495,7 @@ def _launch_paths(body: ci.Cursor, conv: Converter):
             if _once(k):
                 stack.append((child_list(k)[0], True))
                 continue
-            if k.kind in _BLOCKS and b"<<<" not in conv.src.data[first(k).offset:last(k).offset]:
+            if k.kind in _BLOCKS and not _launches(conv.src.data[first(k).offset:last(k).offset], marks):
                 if k.kind == K.IF_STMT:
                     stack.append((k, False))  # an early rejection (`if (n % 4) return;`) is read whole
                 continue
