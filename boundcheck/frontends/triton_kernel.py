@@ -879,6 +879,8 @@ class KernelAnalyser:
         """Names advanced each iteration: ``p += inc``, ``p = p + inc``, ``p = tl.advance(p, d)``."""
         out = []
         for stmt in body:
+            if isinstance(stmt, ast.AugAssign | ast.Assign) and self._accesses_memory(stmt.value):
+                continue  # data accumulated (`acc += tl.load(…)`), read in the walk itself, not an advance
             if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name):
                 out.append((stmt.target.id, self.ev(stmt.value)))
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -892,6 +894,11 @@ class KernelAnalyser:
                         out.append((name, self.ev(deltas)))
                         self.carried_advances.add(id(value))
         return out
+
+    def _accesses_memory(self, node: ast.AST) -> bool:
+        """``node`` loads, stores or calls a jit helper (which may): evaluating it makes accesses."""
+        return any(isinstance(n, ast.Call) and (callee(n.func) in ("load", "store", *_ATOMICS) or callee(n.func) in self.ctx.jit)
+                   for n in ast.walk(node))
 
     def _advance(self, node: ast.Call) -> Val:
         """``tl.advance(p, d)`` / ``p.advance(d)``: the block pointer moved by ``d``. One a loop
@@ -953,9 +960,7 @@ class KernelAnalyser:
             return self._sym(node, kind)
         if isinstance(node, ast.IfExp):
             self.ev(node.test)
-            if not any(isinstance(n, ast.Call) and (callee(n.func) in ("load", "store", *_ATOMICS) or
-                                                    callee(n.func) in self.ctx.jit)
-                       for n in ast.walk(node)):  # `a if USE_WINDOW else b`: either may hold at run time
+            if not self._accesses_memory(node):  # `a if USE_WINDOW else b`: either may hold at run time
                 return replace(self._sym(node), extra={"branches": (self.ev(node.body), self.ev(node.orelse))})
         return self._sym(node)
 

@@ -274,3 +274,26 @@ def test_a_masked_tile_at_the_offsets_a_floor_loop_advanced_is_its_peeled_tail()
 def test_a_masked_tile_elsewhere_leaves_the_floor_reported() -> None:
     src = PEELED.replace("TAIL", "x_ptr + tl.arange(0, BLOCK)")
     assert findings(src) == [(line_of(src, "for _ in"), "BC301")]
+
+
+def test_a_load_accumulated_in_a_loop_is_one_access_made_in_the_walk() -> None:
+    """``acc += tl.load(…)`` is data, not an advance: reading it for the loop's carried values made
+    a second access before the loop variable was bound, with whatever ``o`` held before the loop."""
+    from boundcheck.frontends.triton import parse_module
+
+    src = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(0, n, BLOCK):
+        o = i + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + o, mask=o < n, other=0.0)
+    tl.store(y_ptr + tl.arange(0, BLOCK), acc)
+"""
+    (kernel,) = parse_module("k.py", src).kernels
+    reads = [a for a in kernel.accesses if a.span.line == line_of(src, "acc += tl.load(")]
+    assert len(reads) == 1 and reads[0].within
