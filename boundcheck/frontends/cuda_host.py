@@ -27,6 +27,7 @@ from boundcheck.frontends.cuda_parse import (
     is_kernel,
     last,
     preorder,
+    split_groups,
     unary_op,
     write_target,
 )
@@ -312,10 +313,10 @@ class _Walk:
         """A launch read from its tokens: ``name<…><<<grid, block, …>>>(args)``. Only a grid or
         block held in a local can be followed (its declaration is still in the tree)."""
         src = self.conv.src
-        config, rest = _split(src.tokens_between(tok.offset, len(src.data)), ">>>")
+        config, rest = split_groups(src.tokens_between(tok.offset, len(src.data)), ">>>")
         if not config or len(rest) < 2 or rest[1].text != "(":
             return
-        args, tail = _split(rest[1:], ")")
+        args, tail = split_groups(rest[1:], ")")
         callee, targs = _callee(src.tokens_between(self.start, tok.offset))
         if callee is None or not tail:
             return
@@ -386,27 +387,6 @@ class _Walk:
 
 
 _AXES = ("x", "y", "z")
-
-
-def _split(toks: list[Token], close: str) -> tuple[list[list[Token]], list[Token]]:
-    """The comma-separated groups after ``toks[0]`` (an opening token) up to the ``close`` token at
-    depth 0, and the tokens from ``close`` on; nothing where the statement ends first."""
-    groups: list[list[Token]] = [[]]
-    depth = 0
-    for i in range(1, len(toks)):
-        t = toks[i].text
-        if depth == 0 and t == close:
-            return ([] if groups == [[]] else groups), toks[i:]
-        if t == ";":
-            break
-        depth += 1 if t in ("(", "[", "{") else -1 if t in (")", "]", "}") else 0
-        if depth < 0:
-            break
-        if depth == 0 and t == ",":
-            groups.append([])
-        else:
-            groups[-1].append(toks[i])
-    return [], []
 
 
 def _callee(before: list[Token]) -> tuple[Token | None, list[str]]:

@@ -381,6 +381,27 @@ class Token(NamedTuple):  # a tuple: made by the thousand, where a frozen datacl
     col: int
 
 
+def split_groups(toks: list[Token], close: str) -> tuple[list[list[Token]], list[Token]]:
+    """The comma-separated groups after ``toks[0]`` (an opening token) up to the ``close`` token at
+    depth 0, and the tokens from ``close`` on; nothing where the statement ends first."""
+    groups: list[list[Token]] = [[]]
+    depth = 0
+    for i in range(1, len(toks)):
+        t = toks[i].text
+        if depth == 0 and t == close:
+            return ([] if groups == [[]] else groups), toks[i:]
+        if t == ";":
+            break
+        depth += 1 if t in ("(", "[", "{") else -1 if t in (")", "]", "}") else 0
+        if depth < 0:
+            break
+        if depth == 0 and t == ",":
+            groups.append([])
+        else:
+            groups[-1].append(toks[i])
+    return [], []
+
+
 # The main file's tokens, lexed here rather than through libclang's ``get_tokens`` (one ctypes
 # object per token, a third of the analysis time): comments and whitespace are skipped, and
 # literals, identifiers and punctuators come out as clang's raw lexer spells them.

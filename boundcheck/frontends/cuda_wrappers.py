@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import params, strip
-from boundcheck.frontends.cuda_parse import Source, child_list, is_device, is_kernel
+from boundcheck.frontends.cuda_parse import Source, Token, child_list, is_device, is_kernel, split_groups
 
 K = ci.CursorKind
 _SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
@@ -79,35 +79,20 @@ def _wrapper(fn: ci.Cursor, texts: dict[str, bytes]) -> Wrapper | None:
     names = [p.spelling for p in params(fn)]
     if callee is None or callee.group(1).decode() not in names:
         return None
-    toks = [t.decode() for t in _TOKEN.findall(text[at:])]
-    config, rest = _groups(toks, 0, ">>>")
-    if len(config) < 2 or len(rest) < 2 or rest[1] != "(":
+    toks = [Token(m.start(), m.end(), m.group().decode(), 0, 0) for m in _TOKEN.finditer(text, at)]
+    config, rest = split_groups(toks, ">>>")
+    if len(config) < 2 or len(rest) < 2 or rest[1].text != "(":
         return None
-    grid, block = _operand(config[0], names), _operand(config[1], names)
-    args, _ = _groups(rest, 1, ")")
-    forwarded = _forwarded(args, names)
+    grid, block = _operand(_texts(config[0]), names), _operand(_texts(config[1]), names)
+    args, _ = split_groups(rest[1:], ")")
+    forwarded = _forwarded([_texts(a) for a in args], names)
     if grid is None or block is None or forwarded is None:
         return None
     return Wrapper(names.index(callee.group(1).decode()), grid, block, *forwarded)
 
 
-def _groups(toks: list[str], at: int, close: str) -> tuple[list[list[str]], list[str]]:
-    """The comma-separated groups after ``toks[at]`` up to ``close`` at depth 0, and the tokens
-    from ``close`` on."""
-    groups: list[list[str]] = [[]]
-    depth = 0
-    for i in range(at + 1, len(toks)):
-        t = toks[i]
-        if depth == 0 and t == close:
-            return ([] if groups == [[]] else groups), toks[i:]
-        depth += 1 if t in ("(", "[", "{") else -1 if t in (")", "]", "}") else 0
-        if depth < 0:
-            break
-        if depth == 0 and t == ",":
-            groups.append([])
-        else:
-            groups[-1].append(t)
-    return [], []
+def _texts(toks: list[Token]) -> list[str]:
+    return [t.text for t in toks]
 
 
 def _operand(group: list[str], names: list[str]) -> Operand | None:
