@@ -280,7 +280,7 @@ class _Walk:
     def wrapped(self, c: ci.Cursor) -> bool:
         """A call of a launch wrapper (:mod:`cuda_wrappers`): a launch of the kernel it passes."""
         kids = child_list(c) if c.kind == K.CALL_EXPR and self.wrappers else []
-        w = self.wrappers.get(_called(c, kids[0])) if kids else None
+        w = self.wrappers.get(_kernel_name(c, kids, self.conv)) if kids else None
         args = kids[1:]
         if w is None or len(args) <= max(w.kernel, w.grid[0], w.block[0], *w.args):
             return False
@@ -453,15 +453,6 @@ def _launches(data: bytes, marks: tuple[bytes, ...]) -> bool:
     return any(m in data for m in marks)
 
 
-def _called(call: ci.Cursor, callee: ci.Cursor) -> str:
-    """The name a call calls: its own spelling, or, where it depends on a template parameter, the
-    overloaded name under its callee expression."""
-    if call.spelling:
-        return call.spelling
-    return next((k.spelling for k in callee.walk_preorder() if k.kind in (K.OVERLOADED_DECL_REF, K.DECL_REF_EXPR)
-                 and k.spelling), "")
-
-
 def _launch_paths(body: ci.Cursor, conv: Converter, marks: tuple[bytes, ...]):
     """Pre-order over ``body``, not entering nested blocks that hold no launch: what they declare
     is out of scope at every launch, and what they assert holds only on their own path."""
@@ -492,9 +483,9 @@ def _once(c: ci.Cursor) -> bool:
 
 
 def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str:
-    """The launched kernel: the call's name, or, where the call depends on a template parameter
-    (libclang leaves it unnamed), the last identifier of its callee as written
-    (``ns::kernel<T>`` → ``kernel``)."""
+    """The function a call calls (the launched kernel, or a launch wrapper): the call's name, or,
+    where the call depends on a template parameter (libclang leaves it unnamed), the last
+    identifier of its callee as written (``ns::kernel<T>`` → ``kernel``)."""
     if call.spelling or not kids:
         return call.spelling
     names = _IDENT.findall(conv.src.text_of(kids[0]).split("<", 1)[0])

@@ -251,17 +251,23 @@ def functions(cursor: ci.Cursor) -> list[ci.Cursor]:
     return out
 
 
+def definitions(cursor: ci.Cursor):
+    """The function definitions of the whole translation unit (any file), inside namespaces and
+    ``extern "C"`` too."""
+    for c in child_list(cursor):
+        if c.kind in _SCOPES:
+            yield from definitions(c)
+        elif c.kind in _FUNCTIONS and c.is_definition():
+            yield c
+
+
 def kernels_elsewhere(cursor: ci.Cursor, names: set[str]) -> dict[str, str]:
     """The files on disk, other than the main file, that define the kernels ``names`` (a header
     the main file includes, whose kernels its host code launches), by kernel name. A name two
     files define is left out: which one a launch reaches is not known."""
     found: dict[str, set[str]] = {}
-    for c in child_list(cursor):
-        if c.kind in _SCOPES:
-            for name, path in kernels_elsewhere(c, names).items():
-                found.setdefault(name, set()).add(path)
-        elif c.kind in _FUNCTIONS and c.spelling in names and c.is_definition() and is_kernel(c) \
-                and not in_main_file(c):
+    for c in definitions(cursor):
+        if c.spelling in names and is_kernel(c) and not in_main_file(c):
             path = c.location.file.name if c.location.file is not None else ""
             if os.path.isfile(path) and not path.startswith(MISSING_DIR):
                 found.setdefault(c.spelling, set()).add(os.path.realpath(path))

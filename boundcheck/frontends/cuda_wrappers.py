@@ -20,11 +20,17 @@ from dataclasses import dataclass
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import params, strip
-from boundcheck.frontends.cuda_parse import Source, Token, child_list, is_device, is_kernel, split_groups
+from boundcheck.frontends.cuda_parse import (
+    Source,
+    Token,
+    child_list,
+    definitions,
+    is_device,
+    is_kernel,
+    split_groups,
+)
 
 K = ci.CursorKind
-_SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
-_FUNCTIONS = {K.FUNCTION_DECL, K.FUNCTION_TEMPLATE}
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _CALLEE = re.compile(rb"([A-Za-z_]\w*)\s*$")  # the name just before ``<<<``
 _TOKEN = re.compile(rb"<<<|>>>|\.\.\.|->|::|[A-Za-z_]\w*|\d\w*|\S")
@@ -45,19 +51,11 @@ def find_wrappers(src: Source) -> dict[str, Wrapper]:
     with different launches is left out: which one a call reaches is not known)."""
     found: dict[str, Wrapper | None] = {}
     texts: dict[str, bytes] = {src.path: src.data}  # the file as given, which need not be on disk
-    for fn in _definitions(src.root) if src.root is not None else ():
+    for fn in definitions(src.root) if src.root is not None else ():
         w = _wrapper(fn, texts)
         if w is not None:
             found[fn.spelling] = w if found.get(fn.spelling, w) == w else None
     return {name: w for name, w in found.items() if w is not None}
-
-
-def _definitions(cursor: ci.Cursor):
-    for c in child_list(cursor):
-        if c.kind in _SCOPES:
-            yield from _definitions(c)
-        elif c.kind in _FUNCTIONS and c.is_definition():
-            yield c
 
 
 def _wrapper(fn: ci.Cursor, texts: dict[str, bytes]) -> Wrapper | None:
