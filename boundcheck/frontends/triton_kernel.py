@@ -274,7 +274,7 @@ class _Pending:
     within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
     # a tile-sized slot of scratch (triton_tile_slots): the widths it needs to be tiles, and its bounds
     slot: tuple[frozenset[str], tuple[Bound, ...]] | None = None
-    offset: str = ""  # the index less its buffer (triton_kernel._offset_text)
+    index: sy.Expr | None = None  # the flat address (of a pointer tensor; None for a block pointer)
     whole_last: tuple[Bound, ...] = ()  # lanes spanning the buffer's whole last dimension (a launch fact)
 
     def extents_of(self, source: str) -> set[str]:
@@ -331,8 +331,7 @@ class KernelAnalyser:
                         contracts=self.contracts, tail_handled=self.tail_handled,
                         unused_masks=self._unused_masks())
         self._tile_slots()
-        self._share_row_layouts()
-        self._share_whole_rows()
+        self._share_rows()
         self._scalar_rows()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
@@ -1317,7 +1316,7 @@ class KernelAnalyser:
         dims = tuple(self._past_own_subtile(replace(p, dim=_named(_chunk_walk(ptr.expr, p) if loaded else p.dim, names)))
                      for p in parts)
         buffer, layouts = _buffer(ptr.expr), self.ctx.launch_layouts.get(self.root, [])
-        slot = tile_slot(ptr.expr, buffer)
+        slot = tile_slot(ptr.expr, buffer) if len(parts) > 1 else None  # a dense tile has two lanes at least
         if slot is None:  # a slot's footprint is no evidence that its widths are tiles
             self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
@@ -1378,7 +1377,7 @@ class KernelAnalyser:
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests,
                                       slot=(slot.widths, slot_bounds) if slot_bounds else None,
-                                      offset=_offset_text(ptr.expr, buffer), whole_last=whole_last,
+                                      index=ptr.expr, whole_last=whole_last,
                                       conditional=self.branches > 0, within=tuple(self.open_loops)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
@@ -1584,27 +1583,26 @@ class KernelAnalyser:
             if p.slot is not None and p.slot[0] <= cut and not p.slot[0] & sized:
                 p.guards = (*p.guards, *p.slot[1])
 
-    def _share_row_layouts(self) -> None:
-        """Rows of whole tiles are a property of the buffer: where one access shows the pitch
-        (``o_c[:, None] * (H * BC) + o_i[None, :]``), a one-row access to the same buffer along
-        the same lane (``Akk + row * H * BC + o_i``) stays inside its row too."""
-        rows = {(p.buffer, b.source): b for p in self.accesses for b in p.guards if b.wrap and b in p.row_bounds}
+    def _share_rows(self) -> None:
+        """Rows a layout fact proves for one access, given to the others it holds for:
+        - rows of whole tiles are a property of the buffer: where one access shows the pitch
+          (``o_c[:, None] * (H * BC) + o_i[None, :]``), a one-row access to the same buffer along
+          the same lane (``Akk + row * H * BC + o_i``) stays inside its row too;
+        - buffers read at the same offsets share their shape there: where the launch makes one
+          access's tile its buffer's whole last dimension (``s + i * M + arange(0, M)``, ``M =
+          s.shape[-1]``), another buffer at that very offset (``g + i * M + arange(0, M)``) has rows
+          of M too, as every elementwise kernel that masks both by one ``n`` assumes."""
+        tiled = {(p.buffer, b.source): b for p in self.accesses for b in p.guards if b.wrap and b in p.row_bounds}
+        whole = {(_offset_text(p.index, p.buffer), b.source): b for p in self.accesses if p.index is not None
+                 for b in p.whole_last}
         for p in self.accesses:
+            offset = _offset_text(p.index, p.buffer) if whole and p.index is not None else None
             for d in p.dims:
-                b = rows.get((p.buffer, d.source))
-                if b is not None and d.tiling is not Tiling.WHOLE and not any(g.source == d.source for g in p.guards):
-                    p.guards = (*p.guards, replace(b, span=p.span, axis=d.axis))
-
-    def _share_whole_rows(self) -> None:
-        """Buffers read at the same offsets share their shape there: where the launch makes one
-        access's tile its buffer's whole last dimension (``s + i * M + arange(0, M)``, ``M =
-        s.shape[-1]``), another buffer at that very offset (``g + i * M + arange(0, M)``) has rows of
-        M too, as every elementwise kernel that masks both by one ``n`` assumes."""
-        rows = {(p.offset, b.source): b for p in self.accesses for b in p.whole_last}
-        for p in self.accesses:
-            for d in p.dims:
-                b = rows.get((p.offset, d.source))
-                if b is not None and not any(g.source == d.source for g in p.guards):
+                if any(g.source == d.source for g in p.guards):
+                    continue
+                b = tiled.get((p.buffer, d.source)) if d.tiling is not Tiling.WHOLE else None
+                b = b or whole.get((offset, d.source))
+                if b is not None:
                     p.guards = (*p.guards, replace(b, span=p.span, axis=d.axis))
 
     def _finish(self, p: _Pending) -> Access:
