@@ -18,6 +18,7 @@ from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_configs import config_values
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
+from boundcheck.frontends.triton_items import whole_item
 from boundcheck.frontends.triton_signs import written_params
 from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
 from boundcheck.frontends.triton_tile_slots import tile_slot
@@ -276,6 +277,7 @@ class _Pending:
     slot: tuple[frozenset[str], tuple[Bound, ...]] | None = None
     index: sy.Expr | None = None  # the flat address (of a pointer tensor; None for a block pointer)
     whole_last: tuple[Bound, ...] = ()  # lanes spanning the buffer's whole last dimension (a launch fact)
+    items: tuple[tuple[str, Bound], ...] = ()  # (tile, bound) of lanes that run one whole item (triton_items)
 
     def extents_of(self, source: str) -> set[str]:
         """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
@@ -331,6 +333,7 @@ class KernelAnalyser:
                         contracts=self.contracts, tail_handled=self.tail_handled,
                         unused_masks=self._unused_masks())
         self._tile_slots()
+        self._whole_items()
         self._share_rows()
         self._scalar_rows()
         kernel.accesses = [self._finish(p) for p in self.accesses]
@@ -1328,6 +1331,9 @@ class KernelAnalyser:
             ptr.expr, buffer, p, span, layouts, self.ctx.launch_sizes.get(self.root, []))))
         guards += whole_last
         guards += [b for p in parts if p.intrinsic is None and (b := self._subtile_column(ptr.expr, p, span))]
+        items = tuple((p.dim.tile or "", b) for p in parts if p.intrinsic is None and (b := whole_item(
+            ptr.expr, p, span, layouts, self.ctx.launch_grids.get(self.root, []),
+            self.ctx.launch_sizes.get(self.root, []))))
         opaque, masked_by, row_tests = False, (), ()
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
@@ -1377,7 +1383,7 @@ class KernelAnalyser:
                                       row_bounds=row_bounds, masked_by=masked_by,
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests,
                                       slot=(slot.widths, slot_bounds) if slot_bounds else None,
-                                      index=ptr.expr, whole_last=whole_last,
+                                      index=ptr.expr, whole_last=whole_last, items=items,
                                       conditional=self.branches > 0, within=tuple(self.open_loops)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
@@ -1582,6 +1588,15 @@ class KernelAnalyser:
         for p in self.accesses:
             if p.slot is not None and p.slot[0] <= cut and not p.slot[0] & sized:
                 p.guards = (*p.guards, *p.slot[1])
+
+    def _whole_items(self) -> None:
+        """Lanes that run one whole item of a counted number (:func:`whole_item`), where the kernel
+        cuts no extent into that tile: no ``cdiv`` or ``range`` step by it, no mask of a lane of it
+        against an extent."""
+        cut = self.tiles | {d.tile for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap
+                            for d in p.dims if d.source == b.source and d.tile}
+        for p in self.accesses:
+            p.guards = (*p.guards, *(b for tile, b in p.items if tile not in cut))
 
     def _share_rows(self) -> None:
         """Rows a layout fact proves for one access, given to the others it holds for:

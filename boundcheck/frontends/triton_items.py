@@ -1,0 +1,66 @@
+"""Whole items: ``h * S + arange(0, S)`` where a program runs each of a counted number of items.
+
+A tile offset ``pid * T`` is a block of a longer extent where the grid is a ceiling of that extent
+by T (``cdiv(n, T)``), and then the last block is partial. It is an item where the launch counts
+something else: ``kernel[(num_seqs, num_heads)](…, HEAD_SIZE=head_size)`` runs one program per
+head, and ``head * HEAD_SIZE + arange(0, HEAD_SIZE)`` is that head's whole row. No extent is cut
+into tiles, so no tile is partial. The reading holds where, at every launch in the run:
+
+- the program id's grid dimension is no ceiling or floor (no ``cdiv``, ``//``, ``-``) and does not
+  mention the value passed as T;
+- T is given a size the host holds by name (the launching function's parameter), not a literal,
+  a tuning meta-parameter or ``next_power_of_2(n)``; a tensor's dimension is another reading's
+  (:func:`~boundcheck.frontends.triton_head_rows.whole_last_dimension`: only the last dimension of
+  the buffer it indexes spans its rows).
+
+And in the kernel: the program id enters the index in that one term, no other term steps by T (rows
+of items are :mod:`triton_head_rows`' to check against the row's count), and the kernel never cuts an
+extent into T elsewhere (a ``cdiv`` or ``range`` step by T, a mask of a lane of T against an extent).
+"""
+
+from __future__ import annotations
+
+import re
+
+from boundcheck import symbolic as sy
+from boundcheck.model import Bound, Span
+
+_PROGRAM = re.compile(r"program_id\((\d)\)")
+_COUNTED = re.compile(r"cdiv|ceil|//|-")  # a grid element that rounds a size to tiles
+
+Layout = tuple[dict[str, str], dict[str, list[str]]]
+
+
+def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layout],
+               grids: list[tuple[str, ...] | None], sizes: list[dict[str, tuple[str, int]]]) -> Bound | None:
+    """The bound of an item's lanes, or None where the code does not count items of the tile."""
+    tile = part.dim.tile
+    if tile is None or not tile.isidentifier() or not launches or not len(grids) == len(launches) == len(sizes):
+        return None
+    stride = list(part.stride)
+    axis = None
+    programs: list[str] = []
+    for t in sy.variable(sy.expand(index)):
+        if any(sy.lanes(f) for f in t.factors):
+            continue
+        names = [s.name for f in t.factors for s in sy.syms(f) if s.kind is sy.Kind.PROGRAM]
+        programs += names
+        rest = sy.without(list(t.factors), stride)
+        rendered = sorted(sy.render(f) for f in rest) if rest is not None else []
+        m = _PROGRAM.fullmatch(names[0]) if len(names) == 1 else None
+        if t.coeff == 1 and m and axis is None and rendered == sorted([names[0], tile]):
+            axis = int(m.group(1))
+        elif tile in [sy.render(f) for f in t.factors]:
+            return None  # rows of whole items (`row * (H * S)`): heads of a row, triton_head_rows
+    if axis is None or programs.count(f"program_id({axis})") != 1:
+        return None
+    counts = []
+    for (values, _), grid, shapes in zip(launches, grids, sizes):
+        size = values.get(tile)
+        if grid is None or axis >= len(grid) or size is None or not size.isidentifier() or tile in shapes \
+                or _COUNTED.search(grid[axis]) or re.search(rf"(?<![\w.]){re.escape(size)}(?![\w(\[])", grid[axis]):
+            return None
+        counts.append(grid[axis])
+    count = counts[0] if len(set(counts)) == 1 else f"program_id({axis}) count"
+    return Bound(part.dim.source, part.dim.label, "<", f"{count} * {tile} items", True, span, wrap=True,
+                 axis=part.dim.axis)
