@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 import clang.cindex as ci
 
 from boundcheck.coverage import covers
+from boundcheck.frontends.cuda_accessors import accessor_rank, element
 from boundcheck.frontends.cuda_divmod import recombined
 from boundcheck.frontends.cuda_expr import (
     Converter,
@@ -248,6 +249,9 @@ class KernelBuilder:
                 scope.kinds[p.spelling] = Kind.EXTENT
             else:
                 scope.kinds[p.spelling] = Kind.OTHER
+                rank = accessor_rank(p.type)
+                if rank:
+                    self.conv.accessors[p.spelling] = rank
         body = next((k for k in child_list(self.fn) if k.kind == K.COMPOUND_STMT), None)
         if body is not None:
             self.state = self.stmt(body, self.state)
@@ -492,7 +496,8 @@ class KernelBuilder:
         if target.kind == K.MEMBER_REF_EXPR:
             kids = children(target)
             target = strip(kids[0]) if kids and strip(kids[0]).kind in (K.ARRAY_SUBSCRIPT_EXPR,) else target
-        if target.kind == K.ARRAY_SUBSCRIPT_EXPR or (target.kind == K.UNARY_OPERATOR and unary_op(target) == "*"):
+        if target.kind == K.ARRAY_SUBSCRIPT_EXPR or (target.kind == K.UNARY_OPERATOR and unary_op(target) == "*") \
+                or target.kind == K.CALL_EXPR and element(target, self.conv.accessors) is not None:
             first = len(self.recs)
             self.conv.expr(rhs, st.scope)
             ids = self._sources(rhs, st, first)
@@ -1201,7 +1206,10 @@ class KernelBuilder:
 
     def _on_access(self, c: ci.Cursor, scope: Scope, atomic: bool = False) -> None:
         st = self.state_for(scope)
-        if c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+        found = element(c, self.conv.accessors) if self.conv.accessors else None
+        if found is not None:
+            ref, index = self._accessor_element(*found, scope)
+        elif c.kind == K.ARRAY_SUBSCRIPT_EXPR:
             sub = children(c)
             if len(sub) != 2:
                 return
@@ -1231,6 +1239,15 @@ class KernelBuilder:
             self._record(AccessKind.WRITE, ref, index, c, st)
         else:
             self._record(AccessKind.READ, ref, index, c, st)
+
+    def _accessor_element(self, name: str, indices: list[ci.Cursor], scope: Scope) -> tuple[Ref, Expr]:
+        """``acc[i][j][k]``: the tensor at the row-major position ``(i * acc.size(1) + j) * acc.size(2) + k``."""
+        index: Expr | None = None
+        for d, c in enumerate(indices):
+            i = self.conv.expr(c, scope)
+            index = i if index is None else Bin("+", Bin("*", index, Sym(f"{name}.size({d})", Kind.EXTENT)), i)
+        assert index is not None
+        return Ref(name, Space.GLOBAL, Num(0), 0, 0), index
 
     def state_for(self, scope: Scope) -> State:
         if self.cur.scope is scope:
