@@ -778,6 +778,22 @@ class KernelAnalyser:
             self._replace_loop(loop, replace(loop, trip=compile_time, full_tiles=True), self.accesses[first:])
         elif compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
+        elif trip is not None and not self._moves_accesses(loop, self.accesses[first:]):
+            self._replace_loop(loop, replace(loop, trip=None), self.accesses[first:])
+
+    def _moves_accesses(self, loop: Loop, body: list[_Pending]) -> bool:
+        """Some access of the loop's body is at an address the loop moves: a tile of lanes
+        (``k * BLOCK_K + arange(0, BLOCK_K)``, a pointer advanced each iteration) or one element
+        per iteration (``Mid + b * stride + i``). A loop that moves none (``for node in
+        range(world_size // local_world_size)`` around library calls, ``for i in range(nbytes // 16)``
+        around inline-assembly copies) shows no elements its floor would skip."""
+        for p in body:
+            if any(d.loop is loop for d in p.dims):
+                return True
+            if p.index is not None and any(s.kind is sy.Kind.LOOP and self.loop_of.get(s.name) is loop
+                                           for s in sy.syms(p.index)):
+                return True
+        return False
 
     def _steps_to_constexpr_extent(self, stop: Val | None, step: Val | None, start: Val | None) -> bool:
         """``range(0, N, BLOCK_N)`` with N a ``tl.constexpr`` parameter of the kernel (a vocabulary

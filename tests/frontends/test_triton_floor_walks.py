@@ -1,0 +1,68 @@
+"""A runtime floor trip count (``range(n // B)``) skips elements only where the loop moves an access:
+a tile of lanes, or one element per iteration. A loop that moves none (``for node in
+range(world_size // local_world_size)`` around library calls, as distributed kernels count nodes;
+``range(nbytes // 16)`` around inline-assembly copies) shows no elements its floor would skip."""
+
+from __future__ import annotations
+
+import textwrap
+
+from tests.checking import findings, line_of
+
+_HEAD = "import triton\nimport triton.language as tl\n\n\n"
+
+
+def test_a_floor_loop_that_moves_lanes_is_reported() -> None:
+    src = _HEAD + textwrap.dedent('''\
+        @triton.jit
+        def k(x, out, n, BLOCK: tl.constexpr):
+            acc = tl.zeros([BLOCK], dtype=tl.float32)
+            for i in range(n // BLOCK):
+                acc += tl.load(x + i * BLOCK + tl.arange(0, BLOCK))
+            tl.store(out + tl.arange(0, BLOCK), acc)
+        ''')
+    assert findings(src) == [(line_of(src, "for i in range"), "BC301")]
+
+
+def test_a_floor_loop_that_moves_a_carried_offset_is_reported() -> None:
+    src = _HEAD + textwrap.dedent('''\
+        @triton.jit
+        def k(x, out, n, start, BLOCK: tl.constexpr):
+            acc = tl.zeros([BLOCK], dtype=tl.float32)
+            curr = start
+            for _ in range(n // BLOCK):
+                offs = curr + tl.arange(0, BLOCK)
+                acc += tl.load(x + offs, mask=offs < n)
+                curr += BLOCK
+            tl.store(out + tl.arange(0, BLOCK), acc)
+        ''')
+    assert findings(src) == [(line_of(src, "for _ in range"), "BC301")]
+
+
+def test_a_floor_loop_over_one_element_per_iteration_is_reported() -> None:
+    src = _HEAD + textwrap.dedent('''\
+        @triton.jit
+        def k(mid, out, n, stride, BLOCK: tl.constexpr):
+            b = tl.program_id(0)
+            acc = 0.0
+            for i in range(n // BLOCK):
+                acc += tl.load(mid + b * stride + i)
+            tl.store(out + b, acc)
+        ''')
+    assert findings(src) == [(line_of(src, "for i in range"), "BC301")]
+
+
+def test_a_floor_loop_that_counts_nodes_around_library_calls_is_silent() -> None:
+    src = _HEAD + "import triton_dist.language as dl\nfrom triton_dist.language.extra import libshmem_device\n\n\n" \
+        + textwrap.dedent('''\
+        @triton.jit
+        def k(buf, local_world_size, max_tokens, nbytes):
+            rank = dl.rank()
+            node_id = rank // local_world_size
+            nnodes = dl.num_ranks() // local_world_size
+            for node_offset in range(0, nnodes):
+                target = (node_id + node_offset + 1) % nnodes
+                peer = rank % local_world_size + target * local_world_size
+                libshmem_device.putmem_nbi_warp(buf, buf, nbytes, peer)
+        ''')
+    assert findings(src) == []
