@@ -282,6 +282,8 @@ class Converter:
                 self.on_helper_call(c, scope)
         elif self.on_opaque_call is not None:
             self.on_opaque_call(arg_cursors, scope)
+        if not name and not args and (text := self.src.text_of(c)):
+            return Sym(text, Kind.OTHER)  # a dependent call (`traits<T>::size()`), named by its text
         return Call(_CALL_NAMES.get(name, name), tuple(args))
 
     def dependent_operator(self, c: ci.Cursor, args: list[ci.Cursor]) -> str | None:

@@ -299,11 +299,12 @@ class KernelBuilder:
         self.kernel.contracts += assume_comments(self.src, self.fn)
 
     def _tail_start(self, c: ci.Cursor) -> None:
-        """``n / 4 * 4`` is where the whole packs end: the kernel finishes the tail past it."""
-        kids = children(c)
+        """``n / 4 * 4`` is where the whole packs end: the kernel finishes the tail past it. The
+        quotient may be a constant local (``const int n_vec = n / 4; … n_vec * 4``)."""
+        kids = [_quotient_of(k) for k in children(c)]
         if len(kids) != 2 or not any(strip(k).kind == K.BINARY_OPERATOR and binary_op(strip(k)) == "/" for k in kids):
             return
-        scope = Scope(kinds=self.state.scope.kinds)
+        scope = Scope(dict(self.state.scope.env), self.state.scope.kinds)  # constants as the walk bound them
         left, right = (self.conv.quiet_expr(k, scope) for k in kids)
         for div, tile in ((left, right), (right, left)):
             if isinstance(div, Bin) and div.op == "/" and render(div.right) == render(tile):
@@ -1967,6 +1968,17 @@ def _is_test(c: ci.Cursor) -> bool:
     """A comparison or a logical combination of them: a condition, whatever type holds it."""
     c = strip(c)
     return c.kind == K.BINARY_OPERATOR and binary_op(c) in COMPARISONS
+
+
+def _quotient_of(c: ci.Cursor) -> ci.Cursor:
+    """The division a ``const`` integer local ``c`` names is initialised with (``const int n_vec =
+    n / 4;``), else ``c``."""
+    s = strip(c)
+    ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
+    if ref is None or ref.kind != K.VAR_DECL or not ref.type.is_const_qualified() or not is_integer(ref):
+        return c
+    init = next((strip(k) for k in child_list(ref) if k.kind.is_expression()), None)
+    return init if init is not None and init.kind == K.BINARY_OPERATOR and binary_op(init) == "/" else c
 
 
 def _address_of(c: ci.Cursor) -> ci.Cursor | None:

@@ -88,3 +88,41 @@ def test_a_fixed_region_a_block_places_in_a_runtime_extent_still_needs_its_guard
     src = FIXED_REGION.replace("STOP", "128").replace("OFFSET", "blockIdx.x * 128 +")
     line = line_of(src, "y[i] = x[i]")
     assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+
+
+VECTOR_THEN_TAIL = """\
+template <typename T> struct traits { static constexpr int size() { return 16 / sizeof(T); } };
+
+template <typename T>
+__global__ void cast(const T* x, float* y, int count) {
+    constexpr int VEC = traits<T>::size();
+    const int count_vec = count / VEC;
+    const int gtid = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int i = gtid; i < count_vec; i += gridDim.x * blockDim.x) {
+        for (int k = 0; k < VEC; ++k) y[i * VEC + k] = x[i * VEC + k];
+    }
+    for (int i = TAIL + gtid; i < count; i += gridDim.x * blockDim.x) y[i] = x[i];
+}
+"""
+
+
+def test_a_vector_loop_whose_tail_starts_at_a_local_quotient_times_the_width_is_silent() -> None:
+    # ggml allreduce: `const int count_vec = count / ELEMS_PER_VEC; tail = count_vec * ELEMS_PER_VEC`
+    src = VECTOR_THEN_TAIL.replace("TAIL", "count_vec * VEC")
+    assert findings(src, Language.CUDA) == []
+
+
+def test_a_vector_loop_with_no_tail_is_reported_by_the_width_it_is_written_with() -> None:
+    src = VECTOR_THEN_TAIL.replace("TAIL", "count")
+    line = line_of(src, "for (int i = gtid; i < count_vec;")
+    assert findings(src, Language.CUDA) == [(line, "BC301")]
+    message = next(m for _, _, m in _messages(src) if "BC301" in m)
+    assert "count / (traits<T>::size())" in message  # a dependent call is named by its text, not `()`
+
+
+def _messages(src: str) -> list[tuple[int, str, str]]:
+    from boundcheck.engine import check_source
+    from boundcheck.settings import Settings
+
+    found, _ = check_source("k.cu", Language.CUDA, src, Settings())
+    return [(f.span.line, f.code, f"{f.code} {f.message}") for f in found]
