@@ -8,6 +8,7 @@ import ast
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -316,6 +317,7 @@ class KernelAnalyser:
         self.carried_advances: set[int] = set()  # `p = tl.advance(p, d)` calls a loop applies per iteration
         self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
+        self.handed: list[sy.Expr] = []  # addresses moved by a loop, passed to calls it cannot see into
         self.masks: list[tuple[str, Val]] = []  # `name = <comparison>` in the kernel's own body
         # (compile-time test, outcome) -> name -> (its value in that branch, its value after the if)
         self.scoped: dict[tuple[str, bool], dict[str, tuple[Val, Val]]] = {}
@@ -390,6 +392,7 @@ class KernelAnalyser:
         self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
         self.labels, self.tiles, self.sizes = parent.labels, parent.tiles, parent.sizes
+        self.handed = parent.handed
         self.root, self.branches = parent.root, parent.branches
         params = [a.arg for a in self.fn.args.args]
         bound = dict(zip(params, args))
@@ -772,28 +775,30 @@ class KernelAnalyser:
         if var and step is not None and step.expr is not None and start is not None and start.expr is not None:
             # `for s in range(a, b, BLOCK)`: s = a + iteration * BLOCK moves by the tile
             var_expr = sy.Bin("+", start.expr, sy.Bin("*", sy.Sym(var, sy.Kind.LOOP), step.expr))
-        first = len(self.accesses)
+        first, handed = len(self.accesses), len(self.handed)
         self._loop_body(stmt.body, stmt, var, loop, var_expr)
         if compile_time is not None and self._grid_stride_floor(compile_time, self.accesses[first:]):
             self._replace_loop(loop, replace(loop, trip=compile_time, full_tiles=True), self.accesses[first:])
         elif compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
-        elif trip is not None and not self._moves_accesses(loop, self.accesses[first:]):
+        elif trip is not None and not self._moves_accesses(loop, self.accesses[first:], self.handed[handed:]):
             self._replace_loop(loop, replace(loop, trip=None), self.accesses[first:])
 
-    def _moves_accesses(self, loop: Loop, body: list[_Pending]) -> bool:
+    def _moves_accesses(self, loop: Loop, body: list[_Pending], handed: list[sy.Expr]) -> bool:
         """Some access of the loop's body is at an address the loop moves: a tile of lanes
-        (``k * BLOCK_K + arange(0, BLOCK_K)``, a pointer advanced each iteration) or one element
-        per iteration (``Mid + b * stride + i``). A loop that moves none (``for node in
-        range(world_size // local_world_size)`` around library calls, ``for i in range(nbytes // 16)``
-        around inline-assembly copies) shows no elements its floor would skip."""
+        (``k * BLOCK_K + arange(0, BLOCK_K)``, a pointer advanced each iteration), one element per
+        iteration (``Mid + b * stride + i``), or an address handed to a call the analyser cannot see
+        into that steps by the trip's tile (``load_v4(src + i * 16)`` in ``range(nbytes // 16)``). A
+        loop that moves none (``for node in range(world_size // local_world_size)`` around library
+        calls on node-indexed addresses) shows no elements its floor would skip."""
+        mine = {name for name, lp in self.loop_of.items() if lp is loop}
         for p in body:
             if any(d.loop is loop for d in p.dims):
                 return True
-            if p.index is not None and any(s.kind is sy.Kind.LOOP and self.loop_of.get(s.name) is loop
-                                           for s in sy.syms(p.index)):
+            if p.index is not None and any(s.kind is sy.Kind.LOOP and s.name in mine for s in sy.syms(p.index)):
                 return True
-        return False
+        tile = loop.trip.tile if loop.trip is not None else ""
+        return any(_steps_by(e, mine, tile) for e in handed)
 
     def _steps_to_constexpr_extent(self, stop: Val | None, step: Val | None, start: Val | None) -> bool:
         """``range(0, N, BLOCK_N)`` with N a ``tl.constexpr`` parameter of the kernel (a vocabulary
@@ -1154,10 +1159,10 @@ class KernelAnalyser:
             target = args[0] if args else receiver
             if target is not None:
                 return Val(expr=sy.Sym(self.text(node), sy.Kind.OTHER), flows=elementwise(name, self.ev(target).flows))
-        for a in args:
-            self.ev(a)
-        for v in kw.values():
-            self.ev(v)
+        for a in [*args, *kw.values()]:
+            v = self.ev(a)
+            if v.expr is not None and self.open_loops and any(s.kind is sy.Kind.LOOP for s in sy.syms(v.expr)):
+                self.handed.append(v.expr)  # `load_v4(src + i * 16)`: an address the loop moves
         if receiver is not None:
             self.ev(receiver)
         return self._sym(node, sy.Kind.CONST if name == "num_programs" else sy.Kind.OTHER)
@@ -1699,6 +1704,20 @@ def _advance_operands(call: ast.Call) -> tuple[ast.expr | None, ast.expr | None]
     return (call.args[0] if call.args else None), (call.args[1] if len(call.args) > 1 else offsets)
 
 
+def _steps_by(address: sy.Expr, names: set[str], tile: str) -> bool:
+    """``p + i * T`` (``p + (t + i * S) * T`` in a strided loop): a term of the address is one of
+    the loop symbols ``names`` times the tile T (among its factors, or a multiple of its value)."""
+    for t in sy.variable(sy.expand(address)):
+        moving = [f for f in t.factors if isinstance(f, sy.Sym) and f.name in names]
+        if len(moving) != 1:
+            continue
+        rest = Counter(sy.render(f) for f in t.factors if f is not moving[0])
+        if not Counter([tile]) - rest or not Counter(sy.tile_factors(tile)) - rest \
+                or tile.isdigit() and int(tile) > 0 and isinstance(t.coeff, int) and t.coeff % int(tile) == 0:
+            return True
+    return False
+
+
 def _chunk_walk(index: sy.Expr, part: sy.DimPart) -> Dim:
     """A whole-tile lane stepped by a loaded chunk index (:func:`_counts_tiles`) along its own
     stride, ``(i_t * BT + arange(0, BT)) * s``, walks its dimension in tiles."""
@@ -2047,11 +2066,13 @@ def _spans_dimension(shape: list[str], stride: list[str], tile: str) -> bool:
 
 
 def _max_operands(e: sy.Expr) -> list[sy.Expr]:
-    """``e`` and, through ``max(…)``, each operand: a loop from ``max(a, n // B)`` covers the tail
-    past ``n // B`` whenever it starts there."""
+    """``e`` and, through ``max(…)``, each operand, and the factors of its products: a loop from
+    ``max(a, n // B)`` or ``n // B * B + t`` covers the tail past ``n // B`` whenever it starts there."""
     if isinstance(e, sy.Call) and e.fn == "max":
         return [e, *(x for a in e.args for x in _max_operands(a))]
-    return [e]
+    # `range(n // v * v + t, n, T)`: a loop from where the whole vectors end, plus a lane's offset
+    return [e, *(f for t in sy.variable(sy.expand(e)) if len(t.factors) == 2 for f, g in (t.factors, t.factors[::-1])
+                 if isinstance(f, sy.Bin) and f.op == "//" and sy.render(f.right) == sy.render(g))]
 
 
 def _own_tile_bounds(c: Comparison) -> list[Bound]:

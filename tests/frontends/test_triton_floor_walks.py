@@ -66,3 +66,26 @@ def test_a_floor_loop_that_counts_nodes_around_library_calls_is_silent() -> None
                 libshmem_device.putmem_nbi_warp(buf, buf, nbytes, peer)
         ''')
     assert findings(src) == []
+
+
+_VECTOR_COPY = _HEAD + "import triton_dist.language as dl\n\n\n" + textwrap.dedent('''\
+    @triton.jit
+    def copy(src, dst, n, BLOCK: tl.constexpr):
+        VEC: tl.constexpr = 128 // src.dtype.element_ty.primitive_bitwidth
+        tid = dl.thread_idx()
+        for i in range(tid, n // VEC, BLOCK):
+            dl.st_vector(dst + i * VEC, dl.ld_vector(src + i * VEC, vec_size=VEC))
+        TAIL
+    ''')
+
+
+def test_a_floor_loop_handing_vector_addresses_to_library_calls_is_reported() -> None:
+    # Triton-distributed's multimem all-reduce: `elems // VEC_SIZE` vectors, and no tail
+    src = _VECTOR_COPY.replace("TAIL", "")
+    assert findings(src) == [(line_of(src, "for i in range(tid, n // VEC"), "BC301")]
+
+
+def test_a_vector_loop_followed_by_a_loop_from_where_the_vectors_end_is_silent() -> None:
+    src = _VECTOR_COPY.replace("TAIL", "for j in range(n // VEC * VEC + tid, n, BLOCK):\n"
+                                       "        dl.st_vector(dst + j, dl.ld_vector(src + j, vec_size=1))")
+    assert findings(src) == []
