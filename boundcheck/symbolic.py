@@ -800,7 +800,7 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
                 return replace(inner, text=render(e)) if inner is not None else None
             if constant(num_terms) > 0 or lanes(num) or lanes(den):
                 return None
-            if not ({Kind.EXTENT, Kind.OTHER} & kinds(num)):
+            if not ({Kind.EXTENT, Kind.OTHER} & kinds(num)) or _chunk_position(num_terms):
                 return None
             if not variable(expand(den)) and not isinstance(den, Num):
                 return None
@@ -810,6 +810,17 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
                 return replace(inner, text=render(e)) if inner is not None else None
             return FloorDiv(extent=render(num), tile=render(den), span=span, text=render(e))
     return None
+
+
+def _chunk_position(terms: list[Term]) -> bool:
+    """``i_t * BT`` with ``i_t`` read from memory (a varlen kernel's chunk index): a count of whole
+    chunks times the chunk's compile-time size is a position, as ``program_id * BT`` is, not a
+    length whose floor drops a tail."""
+    if len(terms) != 1 or not terms[0].factors:
+        return False
+    factors = terms[0].factors
+    return any(is_loaded(f) for f in factors) and any(isinstance(f, Sym) and f.kind is Kind.CONST for f in factors) \
+        and all(is_loaded(f) or isinstance(f, Sym) and f.kind is Kind.CONST for f in factors)
 
 
 def _floored_count(num: Expr, span: Span, int_division_ops: tuple[str, ...]) -> FloorDiv | None:

@@ -89,3 +89,28 @@ def test_a_vector_loop_followed_by_a_loop_from_where_the_vectors_end_is_silent()
     src = _VECTOR_COPY.replace("TAIL", "for j in range(n // VEC * VEC + tid, n, BLOCK):\n"
                                        "        dl.st_vector(dst + j, dl.ld_vector(src + j, vec_size=1))")
     assert findings(src) == []
+
+
+_BLOCKS_BEFORE = _HEAD + textwrap.dedent('''\
+    @triton.jit
+    def k(q, dq, indices, T, S: tl.constexpr, BT: tl.constexpr, BS: tl.constexpr, K: tl.constexpr):
+        i_t = CHUNK
+        o_d = tl.arange(0, K)
+        b = tl.zeros([BS, K], dtype=tl.float32)
+        curr_end = (i_t * BT // S) * S
+        for start in range(0, curr_end, S):
+            o_k = start + tl.arange(0, BS)
+            b += tl.load(q + o_k[:, None] * K + o_d[None, :], mask=(o_k < T)[:, None], other=0.0)
+        tl.store(dq + tl.arange(0, BS)[:, None] * K + o_d[None, :], b)
+    ''')
+
+
+def test_whole_blocks_before_a_loaded_chunk_start_are_no_floor_of_an_extent() -> None:
+    # fla path_attn: `i_t` read from a varlen kernel's chunk indices is a position, as a program id is
+    assert findings(_BLOCKS_BEFORE.replace("CHUNK", "tl.load(indices + tl.program_id(0) * 2 + 1)")) == []
+    assert findings(_BLOCKS_BEFORE.replace("CHUNK", "tl.program_id(0)")) == []
+
+
+def test_a_floor_of_a_loaded_length_is_still_reported() -> None:
+    src = _BLOCKS_BEFORE.replace("CHUNK", "tl.load(indices + tl.program_id(0))").replace("i_t * BT // S", "i_t // S")
+    assert findings(src) == [(line_of(src, "for start in range"), "BC301")]
