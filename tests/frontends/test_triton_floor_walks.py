@@ -12,31 +12,24 @@ from tests.checking import findings, line_of
 _HEAD = "import triton\nimport triton.language as tl\n\n\n"
 
 
+_SUM = _HEAD + textwrap.dedent('''\
+    @triton.jit
+    def k(x, out, n, start, BLOCK: tl.constexpr):
+        acc = tl.zeros([BLOCK], dtype=tl.float32)
+        curr = start
+        for i in range(n // BLOCK):
+            BODY
+        tl.store(out + tl.arange(0, BLOCK), acc)
+    ''')
+
+
 def test_a_floor_loop_that_moves_lanes_is_reported() -> None:
-    src = _HEAD + textwrap.dedent('''\
-        @triton.jit
-        def k(x, out, n, BLOCK: tl.constexpr):
-            acc = tl.zeros([BLOCK], dtype=tl.float32)
-            for i in range(n // BLOCK):
-                acc += tl.load(x + i * BLOCK + tl.arange(0, BLOCK))
-            tl.store(out + tl.arange(0, BLOCK), acc)
-        ''')
-    assert findings(src) == [(line_of(src, "for i in range"), "BC301")]
-
-
-def test_a_floor_loop_that_moves_a_carried_offset_is_reported() -> None:
-    src = _HEAD + textwrap.dedent('''\
-        @triton.jit
-        def k(x, out, n, start, BLOCK: tl.constexpr):
-            acc = tl.zeros([BLOCK], dtype=tl.float32)
-            curr = start
-            for _ in range(n // BLOCK):
-                offs = curr + tl.arange(0, BLOCK)
-                acc += tl.load(x + offs, mask=offs < n)
-                curr += BLOCK
-            tl.store(out + tl.arange(0, BLOCK), acc)
-        ''')
-    assert findings(src) == [(line_of(src, "for _ in range"), "BC301")]
+    for body in ("acc += tl.load(x + i * BLOCK + tl.arange(0, BLOCK))",  # offsets of the loop variable
+                 ("offs = curr + tl.arange(0, BLOCK)\n"  # an offset the loop carries
+                  "        acc += tl.load(x + offs, mask=offs < n)\n"
+                  "        curr += BLOCK")):
+        src = _SUM.replace("BODY", body)
+        assert findings(src) == [(line_of(src, "for i in range"), "BC301")], body
 
 
 def test_a_floor_loop_over_one_element_per_iteration_is_reported() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 
 from tests.checking import findings, line_of
+from tests.frontends.test_triton_stated_shapes import FUSED_QKV
 
 _HEAD = "import torch\nimport triton\nimport triton.language as tl\n\n\n"
 
@@ -73,23 +74,7 @@ def test_a_kernel_with_no_launch_in_the_run_is_still_reported() -> None:
 
 def test_a_head_of_a_fused_row_is_read_whole_whatever_the_row_holds_after_it() -> None:
     # aiter's fused_qkv_split: q heads at the front of a qkv row; with `qh` programs on the head
-    # axis and the head size as the tile, only the first qh * head_dim columns are read
-    src = _HEAD + textwrap.dedent('''\
-        @triton.jit
-        def split(qkv_ptr, q_ptr, T, stride_t, QH: tl.constexpr, BLOCK_T: tl.constexpr, BLOCK_D: tl.constexpr):
-            pid_t = tl.program_id(0)
-            hq = tl.program_id(1)
-            t = pid_t * BLOCK_T + tl.arange(0, BLOCK_T)
-            d = tl.arange(0, BLOCK_D)
-            m = (t < T)[:, None]
-            x = tl.load(qkv_ptr + t[:, None] * stride_t + (hq * BLOCK_D + d)[None, :], mask=m)
-            tl.store(q_ptr + t[:, None] * (QH * BLOCK_D) + (hq * BLOCK_D + d)[None, :], x, mask=m)
-
-
-        def run(qkv, qh, head_dim):
-            T = qkv.shape[0]
-            q = torch.empty((T, qh, head_dim), dtype=qkv.dtype, device=qkv.device)
-            split[(triton.cdiv(T, 32), qh)](qkv, q, T, qkv.stride(0), QH=qh, BLOCK_T=32, BLOCK_D=head_dim)
-            return q
-        ''')
+    # axis and the head size as the tile, only the first qh * head_dim columns are read, so even a
+    # row asserted as no multiple of the head size holds them
+    src = FUSED_QKV.replace("triton.cdiv(q_size, BLOCK_D)", "qh").replace("CHECK", "assert qkv.shape[-1] == q_size + 2 * kvh")
     assert findings(src) == []
