@@ -792,10 +792,15 @@ class KernelAnalyser:
         loop that moves none (``for node in range(world_size // local_world_size)`` around library
         calls on node-indexed addresses) shows no elements its floor would skip."""
         mine = {name for name, lp in self.loop_of.items() if lp is loop}
+        # a value the model keeps as its text still names the loop variable (`NT - 1 - i_c if REVERSE
+        # else i_c`, a compile-time choice of direction)
+        named = re.compile(rf"(?<![\w.]){re.escape(loop.var)}(?!\w)") if loop.var else None
         for p in body:
             if any(d.loop is loop for d in p.dims):
                 return True
-            if p.index is not None and any(s.kind is sy.Kind.LOOP and s.name in mine for s in sy.syms(p.index)):
+            if p.index is not None and any(s.kind is sy.Kind.LOOP and s.name in mine
+                                           or named is not None and s.kind is sy.Kind.OTHER and named.search(s.name)
+                                           for s in sy.syms(p.index)):
                 return True
         tile = loop.trip.tile if loop.trip is not None else ""
         return any(_steps_by(e, mine, tile) for e in handed)

@@ -14,7 +14,7 @@ _HEAD = "import triton\nimport triton.language as tl\n\n\n"
 
 _SUM = _HEAD + textwrap.dedent('''\
     @triton.jit
-    def k(x, out, n, start, BLOCK: tl.constexpr):
+    def k(x, out, n, start, BLOCK: tl.constexpr, REVERSE: tl.constexpr):
         acc = tl.zeros([BLOCK], dtype=tl.float32)
         curr = start
         for i in range(n // BLOCK):
@@ -27,7 +27,9 @@ def test_a_floor_loop_that_moves_lanes_is_reported() -> None:
     for body in ("acc += tl.load(x + i * BLOCK + tl.arange(0, BLOCK))",  # offsets of the loop variable
                  ("offs = curr + tl.arange(0, BLOCK)\n"  # an offset the loop carries
                   "        acc += tl.load(x + offs, mask=offs < n)\n"
-                  "        curr += BLOCK")):
+                  "        curr += BLOCK"),
+                 ("i_t = n // BLOCK - 1 - i if REVERSE else i\n"  # fla cumsum: a compile-time direction
+                  "        acc += tl.load(x + i_t * BLOCK + tl.arange(0, BLOCK))")):
         src = _SUM.replace("BODY", body)
         assert findings(src) == [(line_of(src, "for i in range"), "BC301")], body
 
