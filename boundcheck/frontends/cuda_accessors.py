@@ -31,7 +31,8 @@ def accessor_rank(t: ci.Type) -> int | None:
 
 def element(c: ci.Cursor, ranks: dict[str, int]) -> tuple[str, list[ci.Cursor]] | None:
     """The accessor parameter and the indices, outermost dimension first, of a subscript chain that
-    reaches one element of it; None for a partial chain (a row accessor) or anything else."""
+    reaches one element of it; None for a partial chain (a row accessor) or anything else. ``ranks``:
+    the kernel's accessor parameters (none: nothing to look for)."""
     if not ranks:
         return None
     indices: list[ci.Cursor] = []
@@ -46,6 +47,7 @@ def element(c: ci.Cursor, ranks: dict[str, int]) -> tuple[str, list[ci.Cursor]] 
             node = strip(kids[0])
         else:
             break
-    if node.kind != K.DECL_REF_EXPR or ranks.get(node.spelling) != len(indices) or not indices:
-        return None
+    decl = node.referenced if node.kind == K.DECL_REF_EXPR and indices else None
+    if decl is None or decl.kind != K.PARM_DECL or accessor_rank(decl.type) != len(indices):
+        return None  # a helper's pointer of an accessor's name is no accessor
     return node.spelling, indices[::-1]
