@@ -279,6 +279,7 @@ class _Pending:
     index: sy.Expr | None = None  # the flat address (of a pointer tensor; None for a block pointer)
     whole_last: tuple[Bound, ...] = ()  # lanes spanning the buffer's whole last dimension (a launch fact)
     items: tuple[tuple[str, Bound], ...] = ()  # (tile, bound) of lanes that run one whole item (triton_items)
+    offsets: tuple[sy.Expr, ...] = ()  # a block pointer's offsets by axis (its ``index`` is None)
 
     def extents_of(self, source: str) -> set[str]:
         """What this access bounds a lane by: its mask's limits, or the block pointer's shape."""
@@ -798,9 +799,9 @@ class KernelAnalyser:
         for p in body:
             if any(d.loop is loop for d in p.dims):
                 return True
-            if p.index is not None and any(s.kind is sy.Kind.LOOP and s.name in mine
-                                           or named is not None and s.kind is sy.Kind.OTHER and named.search(s.name)
-                                           for s in sy.syms(p.index)):
+            if any(s.kind is sy.Kind.LOOP and s.name in mine
+                   or named is not None and s.kind is sy.Kind.OTHER and named.search(s.name)
+                   for e in (p.index, *p.offsets) if e is not None for s in sy.syms(e)):
                 return True
         tile = loop.trip.tile if loop.trip is not None else ""
         return any(_steps_by(e, mine, tile) for e in handed)
@@ -1510,7 +1511,8 @@ class KernelAnalyser:
                                       False, checked, text, None,
                                       shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
                                              if d.axis is not None and d.axis < len(bp.shape)},
-                                      conditional=self.branches > 0, within=tuple(self.open_loops)))
+                                      conditional=self.branches > 0, within=tuple(self.open_loops),
+                                      offsets=tuple(bp.offsets)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _peeled_tails(self, index: sy.Expr, span: Span) -> set[tuple[str, str]]:

@@ -29,7 +29,10 @@ def test_a_floor_loop_that_moves_lanes_is_reported() -> None:
                   "        acc += tl.load(x + offs, mask=offs < n)\n"
                   "        curr += BLOCK"),
                  ("i_t = n // BLOCK - 1 - i if REVERSE else i\n"  # fla cumsum: a compile-time direction
-                  "        acc += tl.load(x + i_t * BLOCK + tl.arange(0, BLOCK))")):
+                  "        acc += tl.load(x + i_t * BLOCK + tl.arange(0, BLOCK))"),
+                 ("i_t = n // BLOCK - 1 - i if REVERSE else i\n"  # the same through a block pointer
+                  "        p = tl.make_block_ptr(x, (n,), (1,), (i_t * BLOCK,), (BLOCK,), (0,))\n"
+                  "        acc += tl.load(p, boundary_check=(0,))")):
         src = _SUM.replace("BODY", body)
         assert findings(src) == [(line_of(src, "for i in range"), "BC301")], body
 
