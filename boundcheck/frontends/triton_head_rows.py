@@ -19,8 +19,8 @@ import re
 from boundcheck import symbolic as sy
 from boundcheck.model import Bound, Loop, Span
 
-_PROGRAM = re.compile(r"program_id\((\d)\)")
-_CEILING = re.compile(r"cdiv|ceil|//|-")  # a grid element that rounds a size up (or down) to tiles
+PROGRAM_ID = re.compile(r"program_id\((\d)\)")
+ROUNDED_GRID = re.compile(r"cdiv|ceil|//|-")  # a grid element that rounds a size up (or down) to tiles
 
 Layout = tuple[dict[str, str], dict[str, list[str]]]
 
@@ -73,7 +73,7 @@ def _head_counts(head: sy.Expr, launches: list[Layout], grids: list[tuple[str, .
     if isinstance(head, sy.Bin) and head.op == "%" and isinstance(head.right, sy.Sym) \
             and not sy.lanes(head.left) and sy.Kind.PROGRAM in sy.kinds(head.left):
         return [head.right.name]
-    m = _PROGRAM.fullmatch(sy.render(head)) if isinstance(head, sy.Sym) else None
+    m = PROGRAM_ID.fullmatch(sy.render(head)) if isinstance(head, sy.Sym) else None
     if m is None:
         return []
     axis, names = int(m.group(1)), None
@@ -109,8 +109,8 @@ def _counted_rows(rest: list[sy.Expr], grids: list[tuple[str, ...] | None], loop
     for f in rest:
         for s in sy.syms(f):
             if s.kind is sy.Kind.PROGRAM:
-                m = _PROGRAM.fullmatch(s.name)
-                if m is None or any(g is None or int(m.group(1)) >= len(g) or _CEILING.search(g[int(m.group(1))])
+                m = PROGRAM_ID.fullmatch(s.name)
+                if m is None or any(g is None or int(m.group(1)) >= len(g) or ROUNDED_GRID.search(g[int(m.group(1))])
                                     for g in grids):
                     return False
             elif s.kind is sy.Kind.LOOP:

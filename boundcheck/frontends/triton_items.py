@@ -23,12 +23,8 @@ from __future__ import annotations
 import re
 
 from boundcheck import symbolic as sy
+from boundcheck.frontends.triton_head_rows import PROGRAM_ID, ROUNDED_GRID, Layout
 from boundcheck.model import Bound, Span
-
-_PROGRAM = re.compile(r"program_id\((\d)\)")
-_COUNTED = re.compile(r"cdiv|ceil|//|-")  # a grid element that rounds a size to tiles
-
-Layout = tuple[dict[str, str], dict[str, list[str]]]
 
 
 def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layout],
@@ -47,7 +43,7 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
         programs += names
         rest = sy.without(list(t.factors), stride)
         rendered = sorted(sy.render(f) for f in rest) if rest is not None else []
-        m = _PROGRAM.fullmatch(names[0]) if len(names) == 1 else None
+        m = PROGRAM_ID.fullmatch(names[0]) if len(names) == 1 else None
         if t.coeff == 1 and m and axis is None and rendered == sorted([names[0], tile]):
             axis = int(m.group(1))
         elif tile in [sy.render(f) for f in t.factors]:
@@ -58,7 +54,7 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
     for (values, _), grid, shapes in zip(launches, grids, sizes):
         size = values.get(tile)
         if grid is None or axis >= len(grid) or size is None or not size.isidentifier() or tile in shapes \
-                or _COUNTED.search(grid[axis]) or re.search(rf"(?<![\w.]){re.escape(size)}(?![\w(\[])", grid[axis]):
+                or ROUNDED_GRID.search(grid[axis]) or re.search(rf"(?<![\w.]){re.escape(size)}(?![\w(\[])", grid[axis]):
             return None
         counts.append(grid[axis])
     count = counts[0] if len(set(counts)) == 1 else f"program_id({axis}) count"
