@@ -29,12 +29,9 @@ def accessor_rank(t: ci.Type) -> int | None:
     return None
 
 
-def element(c: ci.Cursor, ranks: dict[str, int]) -> tuple[str, list[ci.Cursor]] | None:
+def element(c: ci.Cursor) -> tuple[str, list[ci.Cursor]] | None:
     """The accessor parameter and the indices, outermost dimension first, of a subscript chain that
-    reaches one element of it; None for a partial chain (a row accessor) or anything else. ``ranks``:
-    the kernel's accessor parameters (none: nothing to look for)."""
-    if not ranks:
-        return None
+    reaches one element of it; None for a partial chain (a row accessor) or anything else."""
     indices: list[ci.Cursor] = []
     node = strip(c)
     while True:

@@ -132,7 +132,7 @@ class Converter:
         self.on_helper_call: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_helper_scope: Callable[[ci.Cursor, list[ci.Cursor], Scope, Scope], None] | None = None
         self.on_opaque_call: Callable[[list[ci.Cursor], Scope], None] | None = None
-        self.accessors: dict[str, int] = {}  # tensor accessor parameters by rank (cuda_accessors)
+        self.accessors = False  # the kernel takes a tensor accessor (cuda_accessors): look for elements
         self._depth = 0
         self.values: dict[str, int | None] = {}  # macros and constant variables met, with their values
         # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is; kernels keep
@@ -237,7 +237,7 @@ class Converter:
             if c.spelling == "operator[]" and self.on_subscript is not None and self.accessors:
                 # imported here: cuda_accessors reads cursors with this module's helpers
                 from boundcheck.frontends.cuda_accessors import element
-                if element(c, self.accessors) is not None:
+                if element(c) is not None:
                     self.on_subscript(c, scope)  # `out[h][w]` of an accessor: an access, as `p[h * W + w]`
                     return Sym(self.src.text_of(c) or "[]", Kind.OTHER)
             return self.call(c, scope)

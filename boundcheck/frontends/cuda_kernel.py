@@ -249,9 +249,7 @@ class KernelBuilder:
                 scope.kinds[p.spelling] = Kind.EXTENT
             else:
                 scope.kinds[p.spelling] = Kind.OTHER
-                rank = accessor_rank(p.type)
-                if rank:
-                    self.conv.accessors[p.spelling] = rank
+                self.conv.accessors = self.conv.accessors or accessor_rank(p.type) is not None
         body = next((k for k in child_list(self.fn) if k.kind == K.COMPOUND_STMT), None)
         if body is not None:
             self.state = self.stmt(body, self.state)
@@ -498,7 +496,7 @@ class KernelBuilder:
             kids = children(target)
             target = strip(kids[0]) if kids and strip(kids[0]).kind in (K.ARRAY_SUBSCRIPT_EXPR,) else target
         if target.kind == K.ARRAY_SUBSCRIPT_EXPR or (target.kind == K.UNARY_OPERATOR and unary_op(target) == "*") \
-                or target.kind == K.CALL_EXPR and element(target, self.conv.accessors) is not None:
+                or target.kind == K.CALL_EXPR and self.conv.accessors and element(target) is not None:
             first = len(self.recs)
             self.conv.expr(rhs, st.scope)
             ids = self._sources(rhs, st, first)
@@ -1207,7 +1205,7 @@ class KernelBuilder:
 
     def _on_access(self, c: ci.Cursor, scope: Scope, atomic: bool = False) -> None:
         st = self.state_for(scope)
-        found = element(c, self.conv.accessors) if self.conv.accessors else None
+        found = element(c) if self.conv.accessors else None
         if found is not None:
             ref, index = self._accessor_element(*found, scope)
         elif c.kind == K.ARRAY_SUBSCRIPT_EXPR:

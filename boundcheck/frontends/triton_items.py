@@ -33,6 +33,9 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
     tile = part.dim.tile
     if tile is None or not tile.isidentifier() or not launches or not len(grids) == len(launches) == len(sizes):
         return None
+    given = [values.get(tile, "") for values, _ in launches]
+    if not all(v.isidentifier() for v in given) or any(tile in shapes for shapes in sizes):
+        return None  # decided by the launches alone, before the index is expanded
     stride = list(part.stride)
     axis = None
     programs: list[str] = []
@@ -51,10 +54,9 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
     if axis is None or programs.count(f"program_id({axis})") != 1:
         return None
     counts = []
-    for (values, _), grid, shapes in zip(launches, grids, sizes):
-        size = values.get(tile)
-        if grid is None or axis >= len(grid) or size is None or not size.isidentifier() or tile in shapes \
-                or ROUNDED_GRID.search(grid[axis]) or re.search(rf"(?<![\w.]){re.escape(size)}(?![\w(\[])", grid[axis]):
+    for size, grid in zip(given, grids):
+        if grid is None or axis >= len(grid) or ROUNDED_GRID.search(grid[axis]) \
+                or re.search(rf"(?<![\w.]){re.escape(size)}(?![\w(\[])", grid[axis]):
             return None
         counts.append(grid[axis])
     count = counts[0] if len(set(counts)) == 1 else f"program_id({axis}) count"

@@ -755,7 +755,7 @@ class KernelAnalyser:
                 trip = trip or next((d for t in sy.expand(start.expr) for f in t.factors
                                      if (d := sy.floor_division(f, header))), None)
             elif len(pos) > 1 and start.expr is not None:
-                for candidate in _max_operands(start.expr):  # range(max(first, n // B), …) starts at the tail
+                for candidate in _start_floors(start.expr):  # range(max(first, n // B), …) starts at the tail
                     start_div = sy.floor_division(candidate, header)
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
@@ -782,10 +782,10 @@ class KernelAnalyser:
             self._replace_loop(loop, replace(loop, trip=compile_time, full_tiles=True), self.accesses[first:])
         elif compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
-        elif trip is not None and not self._moves_accesses(loop, self.accesses[first:], self.handed[handed:]):
+        elif trip is not None and not self._moves_accesses(loop, trip, self.accesses[first:], self.handed[handed:]):
             self._replace_loop(loop, replace(loop, trip=None), self.accesses[first:])
 
-    def _moves_accesses(self, loop: Loop, body: list[_Pending], handed: list[sy.Expr]) -> bool:
+    def _moves_accesses(self, loop: Loop, trip: FloorDiv, body: list[_Pending], handed: list[sy.Expr]) -> bool:
         """Some access of the loop's body is at an address the loop moves: a tile of lanes
         (``k * BLOCK_K + arange(0, BLOCK_K)``, a pointer advanced each iteration), one element per
         iteration (``Mid + b * stride + i``), or an address handed to a call the analyser cannot see
@@ -803,8 +803,7 @@ class KernelAnalyser:
                    or named is not None and s.kind is sy.Kind.OTHER and named.search(s.name)
                    for e in (p.index, *p.offsets) if e is not None for s in sy.syms(e)):
                 return True
-        tile = loop.trip.tile if loop.trip is not None else ""
-        return any(_steps_by(e, mine, tile) for e in handed)
+        return any(_steps_by(e, mine, trip.tile) for e in handed)
 
     def _steps_to_constexpr_extent(self, stop: Val | None, step: Val | None, start: Val | None) -> bool:
         """``range(0, N, BLOCK_N)`` with N a ``tl.constexpr`` parameter of the kernel (a vocabulary
@@ -1621,6 +1620,8 @@ class KernelAnalyser:
         """Lanes that run one whole item of a counted number (:func:`whole_item`), where the kernel
         cuts no extent into that tile: no ``cdiv`` or ``range`` step by it, no mask of a lane of it
         against an extent."""
+        if not any(p.items for p in self.accesses):
+            return
         cut = self.tiles | {d.tile for p in self.accesses for b in p.guards if b.limit_is_extent and not b.wrap
                             for d in p.dims if d.source == b.source and d.tile}
         for p in self.accesses:
@@ -2072,11 +2073,12 @@ def _spans_dimension(shape: list[str], stride: list[str], tile: str) -> bool:
     return False
 
 
-def _max_operands(e: sy.Expr) -> list[sy.Expr]:
-    """``e`` and, through ``max(…)``, each operand, and the factors of its products: a loop from
-    ``max(a, n // B)`` or ``n // B * B + t`` covers the tail past ``n // B`` whenever it starts there."""
+def _start_floors(e: sy.Expr) -> list[sy.Expr]:
+    """Where a loop starting at ``e`` may start, as floors to test: ``e``, through ``max(…)`` each
+    operand, and the floor of a ``n // B * B`` term: a loop from ``max(a, n // B)`` or ``n // B * B +
+    t`` covers the tail past ``n // B`` whenever it starts there."""
     if isinstance(e, sy.Call) and e.fn == "max":
-        return [e, *(x for a in e.args for x in _max_operands(a))]
+        return [e, *(x for a in e.args for x in _start_floors(a))]
     # `range(n // v * v + t, n, T)`: a loop from where the whole vectors end, plus a lane's offset
     return [e, *(f for t in sy.variable(sy.expand(e)) if len(t.factors) == 2 for f, g in (t.factors, t.factors[::-1])
                  if isinstance(f, sy.Bin) and f.op == "//" and sy.render(f.right) == sy.render(g))]
