@@ -80,8 +80,9 @@ class Scope:
 
     env: dict[str, Expr] = field(default_factory=dict)  # local → value
     kinds: dict[str, Kind] = field(default_factory=dict)  # parameter / constant → kind
-    # bool local → its condition, with the values its names held where it was computed
-    conds: dict[str, tuple[ci.Cursor, dict[str, Expr]]] = field(default_factory=dict)
+    # bool local → the conditions it is the conjunction of (`ok = r < m; ok &= c < n;`), each with
+    # the values its names held where it was computed
+    conds: dict[str, tuple[Held, ...]] = field(default_factory=dict)
     consts: dict[str, float] = field(default_factory=dict)  # float local → constant it holds
     ptrs: dict[str, object] = field(default_factory=dict)  # a helper's pointer parameter → the caller's pointer
     # integer local → the `c ? 0 : n` it was set to: a count that is zero where c holds
@@ -90,13 +91,26 @@ class Scope:
     def copy(self) -> Scope:
         return Scope(dict(self.env), self.kinds, dict(self.conds), dict(self.consts), self.ptrs, dict(self.counts))
 
-    def flag(self, name: str) -> tuple[ci.Cursor, Scope] | None:
-        """The test a bool local holds (``valid = c < n``) and the scope to read it in: the values
-        its names had where it was set (``if (!valid) c = n - 4;`` changes c, not the test)."""
-        if name not in self.conds:
-            return None
-        test, env = self.conds[name]
-        return test, Scope(env, self.kinds, self.conds, self.consts, self.ptrs, self.counts)
+    def flag(self, name: str) -> list[tuple[ci.Cursor, Scope]]:
+        """The tests a bool local holds all of (``valid = c < n``), each with the scope to read it
+        in: the values its names had where it was set (``if (!valid) c = n - 4;`` changes c, not
+        the test). Empty for a name that is no such flag."""
+        return [(h.test, Scope(h.env, self.kinds, h.conds, self.consts, self.ptrs, self.counts))
+                for h in self.conds.get(name, ())]
+
+    def held(self, test: ci.Cursor) -> Held:
+        """``test`` as a flag holds it from here on: read with the names' values of this point."""
+        return Held(test, dict(self.env), dict(self.conds))
+
+
+@dataclass(frozen=True)
+class Held:
+    """A test a bool local holds, with the values (and the flags) its names had where it was set:
+    ``ok = ok && c < n`` reads ``ok`` as it was before."""
+
+    test: ci.Cursor
+    env: dict[str, Expr]
+    conds: dict[str, tuple[Held, ...]]
 
 
 class _Hook:
@@ -337,9 +351,11 @@ class Converter:
         if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!":
             kids = children(c)
             return self._atoms(kids[0], scope, not negated) if kids else []
-        flag = scope.flag(c.spelling) if c.kind == K.DECL_REF_EXPR else None
-        if flag is not None:
-            return self._atoms(*flag, negated)
+        flag = scope.flag(c.spelling) if c.kind == K.DECL_REF_EXPR else []
+        if len(flag) == 1 or flag and not negated:
+            return [a for test, at in flag for a in self._atoms(test, at, negated)]
+        if flag:
+            return []  # a failed conjunction bounds nothing on its own
         if c.kind == K.CALL_EXPR and c.spelling in self.helpers and self._depth < 4:
             ret = returned_expr(self.helpers[c.spelling])
             if ret is None:

@@ -146,7 +146,7 @@ class _Walk:
             # `const bool full = n % T == 0;`: the flag reads as its test (`divisibility`)
             init = next((k for k in child_list(c) if k.kind.is_expression()), None)
             if init is not None:
-                scope.conds[c.spelling] = (init, dict(scope.env))
+                scope.conds[c.spelling] = (scope.held(init),)
         elif c.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and binary_op(c) in _ASSIGN_OPS:
             target = strip(child_list(c)[0]) if child_list(c) else None
             if target is not None and target.kind == K.DECL_REF_EXPR:

@@ -24,6 +24,7 @@ import clang.cindex as ci
 
 from boundcheck.coverage import covers
 from boundcheck.frontends.cuda_accessors import accessor_rank, element
+from boundcheck.frontends.cuda_barriers import BARRIERS, Barriers
 from boundcheck.frontends.cuda_divmod import recombined
 from boundcheck.frontends.cuda_expr import (
     Converter,
@@ -109,9 +110,11 @@ _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
 _MAX = {"fmaxf", "fmax", "max", "umax", "__hmax", "atomicMax"}
 _MIN = {"fminf", "fmin", "min", "umin", "__hmin", "atomicMin"}
 _EXP = {"expf", "__expf", "exp", "exp2f", "hexp"}
+# functions whose every value is >= 0: `amax = fabsf(x[i])` under a guard, 0 past it, feeds a max
+# in which the 0 is below (or equal to) every valid lane
+_NONNEG = {"fabsf", "fabs", "abs", "__habs", "sqrtf", "sqrt", "__fsqrt_rn", *_EXP}
 _ATOMICS = {"atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS", "atomicAnd",
             "atomicOr", "atomicXor", "atomicInc", "atomicDec"}
-_BARRIERS = {"__syncthreads", "__syncthreads_or", "__syncthreads_and", "__syncthreads_count"}
 _ASSUME = re.compile(r"//\s*boundcheck:\s*assume\s+(.*)")
 _DIVISIBLE = re.compile(r"([A-Za-z_][\w.]*)\s*%\s*([A-Za-z_0-9][\w.]*)\s*==\s*0")
 _GROUP_OP = re.compile(r"^(?:\w+::)*(greater|less|plus)\b")
@@ -150,6 +153,14 @@ class Guard:
         a = self.atom
         return (a.left, a.right) if lanes(a.left) else (a.right, a.left)
 
+    @property
+    def divergent(self) -> bool:
+        """Threads of one block can fall on both sides: the limit is a runtime extent, or a value
+        the block read from memory (``start >= rows`` with ``rows = offs[b + 1] - offs[b]``)."""
+        limit = self.sides[1]
+        return self.boundary or not self.split and Kind.LOOP not in kinds(limit) and any(
+            s.kind is Kind.OTHER and ("[" in s.name or "->" in s.name or s.name.startswith("*")) for s in syms(limit))
+
 
 @dataclass
 class Rec:
@@ -166,6 +177,7 @@ class Rec:
     within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
     equal: tuple[tuple[Expr, Expr], ...] = ()  # the equality tests it is made under (``State.equal``)
     tile_tests: tuple[Comparison, ...] = ()  # the scalar tile tests it is made under (``State.tile_tests``)
+    nonneg: bool = False  # its value is kept only through a function that is never negative (`fabsf(x[i])`)
 
 
 @dataclass
@@ -258,13 +270,15 @@ class KernelBuilder:
 
     def _finish(self, body: ci.Cursor) -> None:
         nodes = [c for c in preorder(body) if c.kind in (K.BINARY_OPERATOR, K.CALL_EXPR, K.STATIC_ASSERT)]
-        barriers = [(first(c).offset, self.src.span(c)) for c in nodes
-                    if c.kind == K.CALL_EXPR and c.spelling in _BARRIERS]
+        syncs = Barriers(self.helpers)
+        barriers = [(first(c).offset, self.src.span(c), syncs.named(c)) for c in nodes
+                    if c.kind == K.CALL_EXPR and syncs(c)]
         # threads exchanging values: a barrier, or a cooperative group's `sync` (`cg::sync(cta)`)
         self.has_barrier = bool(barriers) or any(c.kind == K.CALL_EXPR and c.spelling == "sync" for c in nodes)
         for offset, end, ex in self.exits:
-            after = tuple(s for o, s in barriers if offset < o < end)
-            self.kernel.exits.append(replace(ex, barriers_after=after))
+            after = [(s, name) for o, s, name in barriers if offset < o < end]
+            self.kernel.exits.append(replace(ex, barriers_after=tuple(s for s, _ in after),
+                                             barrier=after[0][1] if after else ex.barrier))
         self._element_loops()
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
         self.grid_stride = bool(tiled) and all(any(g.grid_stride and not g.row for g in r.guards) for r in tiled)
@@ -374,6 +388,8 @@ class KernelBuilder:
                 pad = rec.padding
                 if "exp" in via and pad.value is not None:
                     pad = Padding(0.0 if pad.value == -math.inf else math.exp(min(pad.value, 700.0)))
+                elif red is Reduction.MAX and rec.nonneg and pad.value is not None and pad.value <= 0:
+                    pad = Padding(-math.inf)  # below or at every valid lane: as the identity
                 uses.append(Use(red, pad, use_span, via))
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
                       width=rec.width, text=rec.text, within=rec.within)
@@ -478,7 +494,7 @@ class KernelBuilder:
             self._point(name, init, st)
             return
         if t.kind == ci.TypeKind.BOOL or is_integer(d) and _is_test(init):
-            st.scope.conds[name] = (init, dict(st.scope.env))  # also `const int is_valid_c = c < params.c;`
+            st.scope.conds[name] = (st.scope.held(init),)  # also `const int is_valid_c = c < params.c;`
         if d.type.is_const_qualified() and is_integer(d) and not lanes(self.conv.expr(init, Scope(kinds=st.scope.kinds))) \
                 and strip(init).kind == K.INTEGER_LITERAL:
             st.scope.kinds = {**st.scope.kinds, name: Kind.CONST}
@@ -527,6 +543,7 @@ class KernelBuilder:
                 step = self.conv.expr(rhs, st.scope)  # (reads in the step are recorded here, once)
                 st.ptrs[name] = replace(ref, offset=Bin(op[0], ref.offset, Bin("*", Num(ref.width), step)))
                 return
+            self._flag(name, op, rhs, st)
             self._bind(name, op, rhs, st, self.src.span(c))
             return
         struct = _local_struct(target, st)
@@ -535,6 +552,16 @@ class KernelBuilder:
             return
         self.conv.expr(lhs, st.scope)
         self.conv.expr(rhs, st.scope)
+
+    @staticmethod
+    def _flag(name: str, op: str, rhs: ci.Cursor, st: State) -> None:
+        """A bool local set again: ``ok &= c < n`` adds a test to those it holds, ``ok = c < n``
+        holds that test alone, any other assignment leaves it no known test."""
+        held = st.scope.conds.pop(name, None)
+        if held is not None and op == "&=":
+            st.scope.conds[name] = (*held, st.scope.held(rhs))
+        elif op == "=" and _is_test(rhs):
+            st.scope.conds[name] = (st.scope.held(rhs),)
 
     def _bind_field(self, name: str, rhs: ci.Cursor, st: State) -> None:
         """``r.x = v`` on a local struct (a float4 of loaded lanes, a running (max, sum) pair): the
@@ -566,6 +593,9 @@ class KernelBuilder:
         self.split_rows |= _split_by_extent(value)
         ids = self._sources(rhs, st, first)
         red, via = self._reduction(name, op, rhs)
+        if op == "=" and _never_negative(rhs):
+            for r in range(first, len(self.recs)):
+                self.recs[r].nonneg = True
         if red is not None:
             # a reduction helper (`sp = prepare_softmax(...)`) reduces its arguments: the reads in
             # its own body met the reductions they feed there
@@ -644,7 +674,7 @@ class KernelBuilder:
         if op != "=":
             return None, ()
         refs_self = any(c.kind == K.DECL_REF_EXPR and c.spelling == name for c in preorder(rhs))
-        if r.kind == K.CALL_EXPR and refs_self:
+        if r.kind == K.CALL_EXPR and refs_self and not self._clamp(r, name):
             if r.spelling in _MAX:
                 return Reduction.MAX, via
             if r.spelling in _MIN:
@@ -652,7 +682,7 @@ class KernelBuilder:
             if r.spelling in ("fmaf", "fma", "__fmaf_rn"):
                 return Reduction.DOT, via
         if r.kind == K.CALL_EXPR and callee(r) in self.helpers:
-            return _helper_reduction(self.helpers[callee(r)], self.helpers), via
+            return _helper_reduction(self.helpers[callee(r)], self.helpers, refs_self), via
         group = _group_reduction(r, self.src) if r.kind == K.CALL_EXPR else None
         if group is not None:
             return group, via
@@ -661,6 +691,15 @@ class KernelBuilder:
             other = [k for k in kids if not (k.kind == K.DECL_REF_EXPR and k.spelling == name)]
             return (Reduction.DOT if other and _is_product(other[0]) else Reduction.SUM), via
         return None, ()
+
+    def _clamp(self, call: ci.Cursor, name: str) -> bool:
+        """``s = fminf(s, FLT_MAX)``, ``v = fmaxf(v, eps)``: the name against values no lane read
+        (no subscript, no call, no name holding a read): a clamp of one value, not a reduction."""
+        others = [a for a in arguments(call) if not (strip(a).kind == K.DECL_REF_EXPR and strip(a).spelling == name)]
+        taint = self.cur.taint if self.cur is not None else {}
+        return bool(others) and not any(
+            c.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR) or c.kind == K.UNARY_OPERATOR and unary_op(c) == "*"
+            or c.kind == K.DECL_REF_EXPR and taint.get(c.spelling) for a in others for c in preorder(a))
 
     # --- calls --------------------------------------------------------------------------------
     def call_stmt(self, c: ci.Cursor, st: State) -> None:
@@ -819,7 +858,7 @@ class KernelBuilder:
         if exit_stmt is not None and other is None:
             # an exit inside an inlined helper leaves the helper (or its loop), not the kernel: its
             # guard holds for the rest of the helper only, and no barrier of the kernel follows it
-            if any(g.boundary for g in neg) and not self.inline_depth:
+            if any(g.divergent for g in neg) and not self.inline_depth:
                 end = self.region_end.get(exit_stmt.kind, last(self.fn).offset) if hasattr(
                     self, "region_end") else last(self.fn).offset
                 word = {K.RETURN_STMT: "return", K.CONTINUE_STMT: "continue", K.BREAK_STMT: "break"}[exit_stmt.kind]
@@ -2043,21 +2082,35 @@ def _arguments(call: ci.Cursor) -> list[ci.Cursor]:
     return children(call)[1:]
 
 
-def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor]) -> Reduction | None:
+def _never_negative(rhs: ci.Cursor) -> bool:
+    """``fabsf(x[i])``, ``static_cast<float>(sqrtf(v))``: a value no lane can make negative."""
+    r = strip(rhs)
+    while r.kind in (K.CXX_STATIC_CAST_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR) and children(r):
+        r = strip(children(r)[-1])
+    return r.kind == K.CALL_EXPR and callee(r) in _NONNEG
+
+
+def _helper_reduction(fn: ci.Cursor, helpers: dict[str, ci.Cursor], accumulates: bool) -> Reduction | None:
     """What a reduction helper computes, through the helpers it calls (a block max built from a
-    warp max: ``block_reduce_max`` → ``warp_reduce_max`` → ``fmaxf``)."""
-    seen, todo, calls, adds = {fn.spelling}, [fn], set(), False
+    warp max: ``block_reduce_max`` → ``warp_reduce_max`` → ``fmaxf``). A helper that combines no
+    lanes and no iterations (``fminf(scale, FLT_MAX)``, a clamp) reduces nothing unless its result
+    is folded into its own argument (``m = max2(m, x[i])``: ``accumulates``)."""
+    seen, todo, calls, adds, combines = {fn.spelling}, [fn], set(), False, accumulates
     while todo:
         f = todo.pop()
         for c in preorder(f):
             if c.kind == K.CALL_EXPR:
                 calls.add(c.spelling)
+                combines = combines or c.spelling.startswith(("__shfl", "__reduce_")) or c.spelling in BARRIERS
                 if c.spelling in helpers and c.spelling not in seen and len(seen) < 4:
                     seen.add(c.spelling)
                     todo.append(helpers[c.spelling])
             elif c.kind == K.CONDITIONAL_OPERATOR:
                 calls.add(_selected(c))
+            combines = combines or c.kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)
             adds = adds or c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and binary_op(c) == "+="
+    if not combines:
+        return None
     if calls & _MAX:
         return Reduction.MAX
     if calls & _MIN:
@@ -2113,9 +2166,9 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
     kids = children(c)
     if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
         return divisibility(conv, kids[0], scope, origin, not negated, depth)
-    flag = scope.flag(c.spelling) if c.kind == K.DECL_REF_EXPR and depth < 4 else None
-    if flag is not None:  # a flag set once (`const bool full = n % T == 0;`)
-        return divisibility(conv, *flag, origin, negated, depth + 1)
+    flag = scope.flag(c.spelling) if c.kind == K.DECL_REF_EXPR and depth < 4 else []
+    if len(flag) == 1 or flag and not negated:  # a flag set once (`const bool full = n % T == 0;`)
+        return [d for test, at in flag for d in divisibility(conv, test, at, origin, negated, depth + 1)]
     if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
         return []
     op = binary_op(c)

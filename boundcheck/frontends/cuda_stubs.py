@@ -21,10 +21,10 @@ STUB_HEADER = r"""
 #define __restrict__ __restrict
 #define __grid_constant__
 #define __CUDACC__ 1
-#define CUDART_VERSION 12040
-#define CUDA_VERSION 12040
+#define CUDART_VERSION 12080
+#define CUDA_VERSION 12080
 #define __CUDACC_VER_MAJOR__ 12
-#define __CUDACC_VER_MINOR__ 4
+#define __CUDACC_VER_MINOR__ 8
 #define CLOCKS_PER_SEC 1000000L
 #define __NVCC__ 1
 #define CUDART_INF_F __builtin_huge_valf()
@@ -144,6 +144,19 @@ __host__ __device__ __half_raw_bc_ __nv_cvt_fp8_to_halfraw(__nv_fp8_storage_t, _
 template <class T> __host__ __device__ __nv_fp8_storage_t __nv_cvt_float_to_fp8(T, __nv_saturation_t, __nv_fp8_interpretation_t);
 template <class T> __host__ __device__ __nv_fp8_storage_t __nv_cvt_halfraw_to_fp8(T, __nv_saturation_t, __nv_fp8_interpretation_t);
 typedef __nv_bfloat162 nv_bfloat162;
+typedef unsigned char __nv_fp4_storage_t;
+typedef unsigned char __nv_fp4x2_storage_t;
+typedef unsigned short __nv_fp4x4_storage_t;
+enum __nv_fp4_interpretation_t { __NV_E2M1 };
+struct __nv_fp4_e2m1 { __nv_fp4_storage_t __x; __host__ __device__ __nv_fp4_e2m1() {}
+  __host__ __device__ __nv_fp4_e2m1(float); __host__ __device__ operator float() const; };
+struct __nv_fp4x2_e2m1 { __nv_fp4x2_storage_t __x; __host__ __device__ __nv_fp4x2_e2m1() {}
+  __host__ __device__ explicit __nv_fp4x2_e2m1(float2); __host__ __device__ operator float2() const; };
+struct __nv_fp4x4_e2m1 { __nv_fp4x4_storage_t __x; __host__ __device__ __nv_fp4x4_e2m1() {}
+  __host__ __device__ explicit __nv_fp4x4_e2m1(float4); __host__ __device__ operator float4() const; };
+__host__ __device__ __half_raw_bc_ __nv_cvt_fp4_to_halfraw(__nv_fp4_storage_t, __nv_fp4_interpretation_t);
+template <class T> __host__ __device__ __nv_fp4_storage_t __nv_cvt_float_to_fp4(T, __nv_fp4_interpretation_t, int);
+template <class T> __host__ __device__ __nv_fp4x2_storage_t __nv_cvt_float2_to_fp4x2(T, __nv_fp4_interpretation_t, int);
 __device__ float2 make_float2(float, float);
 __device__ float4 make_float4(float, float, float, float);
 __device__ int2 make_int2(int, int);

@@ -19,7 +19,7 @@ class ExitBeforeBarrier(Rule):
             barrier = exit_.barriers_after[0]
             yield self.finding(
                 module, exit_.span,
-                f"`{exit_.statement}` under `{exit_.guard}` runs before the `__syncthreads()` on line"
+                f"`{exit_.statement}` under `{exit_.guard}` runs before the {exit_.barrier} on line"
                 f" {barrier.line}: threads of a partial tile leave while the rest wait at the barrier"
                 f" (undefined behaviour; deadlock or stale shared memory); keep every thread to the"
                 f" barrier and guard only the loads and stores",

@@ -25,7 +25,7 @@ __global__ void row_sum(const float* x, float* out, int n) {
     typedef cub::WarpScan<float> Scan;
     __shared__ typename Reduce::TempStorage storage;
     int i = blockIdx.x * BLOCK + threadIdx.x;
-@GUARD@    float v = x[i];
+@READ@
     float total = Reduce(storage).Sum(v);
     if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
@@ -33,12 +33,18 @@ __global__ void row_sum(const float* x, float* out, int n) {
 
 
 def test_a_cub_kernel_is_checked() -> None:
-    assert findings(CUB.replace("@GUARD@", "    if (i >= n) return;\n"), Language.CUDA) == []
+    assert findings(CUB.replace("@READ@", "    float v = i < n ? x[i] : 0.0f;"), Language.CUDA) == []
 
 
 def test_a_cub_kernel_reading_past_its_extent_is_reported() -> None:
-    src = CUB.replace("@GUARD@", "")
+    src = CUB.replace("@READ@", "    float v = x[i];")
     assert findings(src, Language.CUDA) == [(line_of(src, "float v = x[i];"), "BC101")]
+
+
+def test_a_return_before_a_cub_block_collective_is_reported() -> None:
+    """Every thread of the block must call a block collective (it syncs the block inside)."""
+    src = CUB.replace("@READ@", "    if (i >= n) return;\n    float v = x[i];")
+    assert findings(src, Language.CUDA) == [(line_of(src, "if (i >= n) return;"), "BC303")]
 
 
 NEWER = '''\
@@ -102,3 +108,21 @@ def test_a_kernel_on_float16_values_is_checked() -> None:
     # raised, and the whole file gave BC001 (aiter's pa_ps.cuh)
     src = FLOAT16.replace("GUARD", "if (i < n)")
     assert findings(src, Language.CUDA) == [(line_of(src, "_Float16 h = x[i]"), "BC101")]
+
+
+FP4 = '''\
+#include <cuda_fp4.h>
+#if CUDA_VERSION >= 12080
+__global__ void dequantize(const __nv_fp4x4_e2m1* in, float4* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+@GUARD@    out[i] = static_cast<float4>(in[i]);
+}
+#endif
+'''
+
+
+def test_fp4_kernels_of_cuda_12_8_are_checked() -> None:
+    """The stub is CUDA 12.8's (the first with FP4 types): kernels under that version test parse."""
+    src = FP4.replace("@GUARD@", "")
+    assert findings(src, Language.CUDA) == [(line_of(src, "out[i] ="), "BC101"), (line_of(src, "out[i] ="), "BC102")]
+    assert findings(FP4.replace("@GUARD@", "    if (i >= n) return;\n"), Language.CUDA) == []
