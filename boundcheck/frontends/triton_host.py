@@ -321,7 +321,8 @@ class _Host:
         node = self.resolve(value)
         if not (isinstance(node, ast.Call) and callee(node.func) in _ALLOCATORS and node.args):
             return None
-        dims = node.args[0].elts if isinstance(node.args[0], (ast.Tuple, ast.List)) else node.args
+        shape = self.resolve(node.args[0])  # `torch.empty(ws_shape, …)` with `ws_shape = (n, C, K)`
+        dims = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else node.args
         if any(isinstance(d, ast.Starred) for d in dims):
             return None
         return [self.render(d) for d in dims]
@@ -694,6 +695,9 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
                     host.env.pop(target.id, None)
         elif isinstance(stmt, ast.FunctionDef) and (returned := _returned(stmt)) is not None:
             host.env[stmt.name] = returned  # def grid(meta): return (cdiv(M, meta["BLOCK"]),)
+            for check in stmt.body:  # `assert N % meta["BLOCK_N"] == 0` before it returns the grid
+                if isinstance(check, ast.Assert):
+                    host.fact(check.test)
         elif isinstance(stmt, ast.Assert):
             host.fact(stmt.test)
             host.declare(stmt.test)

@@ -2051,8 +2051,10 @@ def _strided_dimension(shape: list[str] | None, tensor: str | None, stride: list
 
 
 def _multiple(size: str, tile: str) -> bool:
-    """``size`` is ``tile``, or both are literals and the tile divides it."""
-    return size == tile or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0)
+    """``size`` is ``tile``, a product with ``tile`` as a factor (``2 * C``), or both are literals
+    and the tile divides it."""
+    product = not any(op in size for op in "+-/%") and tile in (f.strip() for f in size.split("*"))
+    return size == tile or product or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0)
 
 
 def _spans_dimension(shape: list[str], stride: list[str], tile: str) -> bool:

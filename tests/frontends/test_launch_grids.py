@@ -141,6 +141,25 @@ def launch(x, y):
     assert triton(literal) == []
 
 
+def test_an_assert_in_the_grid_function_is_a_fact_of_the_launch():
+    """`def grid(meta): assert S % meta["BS"] == 0; return (S // meta["BS"], B)`: the assert runs
+    before every launch that takes this grid, so the floor drops nothing."""
+    src = COPY + """
+
+def launch(x, y):
+    B, S = x.shape
+
+    def grid(meta):
+        ASSERT
+        return (meta["S"] // meta["BS"], B)
+
+    copy_rows[grid](x, y, S=S, BS=64)
+"""
+    unchecked = src.replace("ASSERT", "pass")
+    assert triton(unchecked) == [(line_of(unchecked, "return ("), "BC302")]
+    assert triton(src.replace("ASSERT", 'assert S % meta["BS"] == 0')) == []
+
+
 BRANCHED = COPY + """
 
 def launch(x, y, chunks=None):

@@ -3,8 +3,9 @@ unsafe one it must still report."""
 
 from __future__ import annotations
 
-from tests.checking import findings, line_of
+import pytest
 
+from tests.checking import findings, line_of
 
 # A [T, H, D] tensor: head `pid_h` occupies D of the H * D elements of a row, so the head lane
 # `pid_h * D + arange(0, D)` never leaves the row.
@@ -646,3 +647,42 @@ def test_a_comparison_counts_the_padding_it_is_true_on() -> None:
     src = COUNT.format(other='float("-inf")')
     assert findings(src) == [(line_of(src, "x = tl.load"), "BC202")]
     assert findings(COUNT.format(other="0.0")) == []
+
+
+STASH = """\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def stash(x_ptr, ws_ptr, T, C: tl.constexpr, K: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_c = tl.arange(0, C)
+    o_k = tl.arange(0, K)
+    rows = i_t * C + o_c
+    x = tl.load(x_ptr + rows[:, None] * K + o_k[None, :], mask=(rows < T)[:, None], other=0.0)
+    tl.store(ws_ptr + {slot} + o_c[:, None] * K + o_k[None, :], x)
+
+
+def launch(x, C=64):
+    T, K = x.shape
+    NT = triton.cdiv(T, C)
+    shape = {shape}
+    ws = torch.empty(shape, device=x.device, dtype=x.dtype)
+    stash[(NT,)](x, ws, T, C=C, K=K)
+    return ws
+"""
+
+
+@pytest.mark.parametrize(("slot", "shape"), [("i_t * C * K", "(NT, C, K)"),
+                                             ("i_t * 2 * C * K + C * K", "(NT, 2 * C, K)")])
+def test_a_workspace_shaped_by_a_named_tuple_holds_whole_tiles(slot: str, shape: str) -> None:
+    """``ws_shape = (NT, C, K); torch.empty(ws_shape)``: the shape is read through the name, and a
+    dimension of ``2 * C`` rows holds whole tiles of C as one of C does."""
+    assert findings(STASH.format(slot=slot, shape=shape)) == []
+
+
+def test_a_workspace_of_the_true_row_count_is_still_partial() -> None:
+    src = STASH.format(slot="i_t * C * K", shape="(T, K)")
+    assert findings(src) == [(line_of(src, "tl.store(ws_ptr"), "BC102")]
