@@ -304,6 +304,7 @@ class KernelAnalyser:
         self.subtile_bounds: dict[str, sy.Expr] = {}  # loop variable -> the program's own sub-tile it counts from or to
         self.contracts: list[Divisibility] = []
         self.tail_handled: set[tuple[str, str]] = set()
+        self.remainders: list[tuple[str, str, int]] = []  # (n, B, line) of each `n % B` evaluated
         self.facts: list[Divisibility] = []  # true on the current path (EVEN_K branches)
         self.tile_guards: list[Comparison] = []  # scalar `if` conditions on tile offsets
         self.flags: dict[str, Flag] = {}
@@ -331,6 +332,7 @@ class KernelAnalyser:
         self._assumes()
         self.contracts.extend(self.ctx.host_contracts.get(self.name, []))
         self._block(self.fn.body)
+        self._remainders_taken_up()
         self.contracts = [f for f in self.contracts if not self._between_sizes(f)]
         kernel = Kernel(self.name, Language.TRITON, self._name_span(), loops=self.loops,
                         contracts=self.contracts, tail_handled=self.tail_handled,
@@ -341,6 +343,15 @@ class KernelAnalyser:
         self._scalar_rows()
         kernel.accesses = [self._finish(p) for p in self.accesses]
         return kernel
+
+    def _remainders_taken_up(self) -> None:
+        """``nbytes = nbytes % 16`` after a loop over ``nbytes // 16`` vectors: the kernel goes on
+        with the remainder that floor leaves (a tail loop, a cascade of narrower copies). Only a
+        remainder computed after the loop counts: one before it is as often a divisibility test."""
+        for loop in self.loops:
+            if loop.trip is not None and any((n, b) == (loop.trip.extent, loop.trip.tile) and line > loop.span.line
+                                             for n, b, line in self.remainders):
+                self.tail_handled.add((loop.trip.extent, loop.trip.tile))
 
     def _scalar_rows(self) -> None:
         """A loop variable that a mask bounds (``active = j < max_j``) walks rows that can pass an
@@ -390,7 +401,7 @@ class KernelAnalyser:
         self.accesses, self.loops, self.loop_of = parent.accesses, parent.loops, parent.loop_of
         self.open_loops, self.walks = list(parent.open_loops), parent.walks
         self.subtile_bounds = parent.subtile_bounds
-        self.contracts, self.tail_handled = parent.contracts, parent.tail_handled
+        self.contracts, self.tail_handled, self.remainders = parent.contracts, parent.tail_handled, parent.remainders
         self.facts, self.tile_guards, self.flags = list(parent.facts), list(parent.tile_guards), parent.flags
         self.labels, self.tiles, self.sizes = parent.labels, parent.tiles, parent.sizes
         self.handed = parent.handed
@@ -958,7 +969,10 @@ class KernelAnalyser:
                 return Val(expr=sy.Num(v), number=float(v))
             return self._sym(node, sy.Kind.CONST)
         if isinstance(node, ast.BinOp):
-            return self.binop(_BINOPS.get(type(node.op), "?"), self.ev(node.left), self.ev(node.right), node)
+            left, right = self.ev(node.left), self.ev(node.right)
+            if isinstance(node.op, ast.Mod) and left.expr is not None and right.expr is not None:
+                self.remainders.append((sy.render(left.expr), sy.render(right.expr), node.lineno))
+            return self.binop(_BINOPS.get(type(node.op), "?"), left, right, node)
         if isinstance(node, ast.BoolOp):
             vals = [self.ev(v) for v in node.values]
             out = vals[0]

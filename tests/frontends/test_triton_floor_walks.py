@@ -112,3 +112,29 @@ def test_whole_blocks_before_a_loaded_chunk_start_are_no_floor_of_an_extent() ->
 def test_a_floor_of_a_loaded_length_is_still_reported() -> None:
     src = _BLOCKS_BEFORE.replace("CHUNK", "tl.load(indices + tl.program_id(0))").replace("i_t * BT // S", "i_t // S")
     assert findings(src) == [(line_of(src, "for start in range"), "BC301")]
+
+
+_VECTORS = _HEAD + textwrap.dedent('''\
+    @triton.jit
+    def copy(dst, src, n, V: tl.constexpr):
+        lanes = tl.arange(0, V)
+        for i in range(n // V):
+            tl.store(dst + i * V + lanes, tl.load(src + i * V + lanes))
+        AFTER
+    ''')
+
+
+def test_a_remainder_taken_up_after_the_floor_loop_handles_its_tail() -> None:
+    """``rest = n % V`` after the loop over ``n // V`` vectors: the kernel goes on with the tail."""
+    src = _VECTORS.replace("AFTER", "rest = n % V\n"
+                           "    for j in range(rest):\n"
+                           "        tl.store(dst + n - rest + j, tl.load(src + n - rest + j))")
+    assert findings(src) == []
+
+
+def test_a_remainder_of_another_tile_or_before_the_loop_does_not() -> None:
+    other = _VECTORS.replace("AFTER", "tl.store(dst + n, n % (2 * V))")
+    assert findings(other) == [(line_of(other, "for i in range"), "BC301")]
+    before = _VECTORS.replace("        for i in range", "        even = n % V\n        for i in range").replace(
+        "AFTER", "tl.store(dst + n, even)")
+    assert (line_of(before, "for i in range"), "BC301") in findings(before)
