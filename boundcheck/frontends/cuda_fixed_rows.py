@@ -67,9 +67,13 @@ def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int,
                 known: dict[str, int | None]) -> bool:
     """Every term that moves with the thread or a counted loop reaches at most one row, where
     a row is the pitch of a remainder (``(x % H) * 128``) and every other term steps whole rows
-    (a multiple of the pitch) or a runtime stride (``b * stride``, a parameter: the tensor's layout)."""
+    (a multiple of the pitch) or a runtime stride (``b * stride``, a parameter: the tensor's layout;
+    also a loop's ``t * C`` walking tokens of C elements)."""
     reach, pitches, steps = 0, [], []
     for t in expand(index):
+        if not any(lanes(f) for f in t.factors) and any(kinds(f) & {Kind.LOOP} for f in t.factors) \
+                and any(kinds(f) & {Kind.EXTENT} for f in t.factors):
+            continue  # `t * C`, a token loop stepping by a runtime stride: whole rows of the layout
         if any(lanes(f) or kinds(f) & {Kind.LOOP} for f in t.factors):
             top = _top(_product([Num(t.coeff), *t.factors]), block, loops, known)
             if top is None or t.coeff < 0:
@@ -81,7 +85,9 @@ def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int,
         scale = t.coeff
         for v in values:
             scale *= 1 if v is None else v
-        if len(unknown) == 1 and isinstance(unknown[0], Bin) and unknown[0].op == "%" and scale > 0:
+        if not unknown and scale >= 0:
+            reach += scale  # `lane + head_size / 2`: an offset inside the row
+        elif len(unknown) == 1 and isinstance(unknown[0], Bin) and unknown[0].op == "%" and scale > 0:
             pitches.append(scale)
         elif not any(kinds(f) & {Kind.OTHER, Kind.EXTENT} for f in unknown):
             steps.append(scale)  # a block index times a size: a step inside the row or of whole rows

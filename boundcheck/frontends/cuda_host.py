@@ -34,6 +34,7 @@ from boundcheck.frontends.cuda_parse import (
 from boundcheck.frontends.cuda_powers import SizeFacts, constant_of, exact_by_powers, size_facts
 from boundcheck.frontends.cuda_slots import Allocations, Room
 from boundcheck.frontends.cuda_stubs import VIRTUAL_DIR
+from boundcheck.frontends.cuda_values import Values, host_values
 from boundcheck.frontends.cuda_wrappers import Wrapper, launch_operand
 from boundcheck.model import Divisibility, FloorDiv, Launch, Span
 from boundcheck.symbolic import (
@@ -136,6 +137,7 @@ class _Walk:
         self.arms: list[tuple[int, int]] = []  # the then / else statements of every `if` seen
         self.allocs: Allocations | None = None
         self.sizes: list[tuple[int, int, SizeFacts]] = []  # powers of two and lower bounds: where they hold
+        self.values: list[tuple[int, int, Values]] = []  # sizes pinned to numbers: where they are
 
     def visit(self, c: ci.Cursor) -> None:
         conv, scope = self.conv, self.scope
@@ -167,6 +169,7 @@ class _Walk:
             if args:
                 self._holds_after(c, divisibility(conv, args[0], scope, "host assert"))
                 self._sizes_after(c, size_facts(conv, args[0], scope))
+                self._values_after(c, host_values(conv, args[0], scope))
         elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
             self.facts += [replace(f, between_sizes=True) for k in child_list(c)[:1]
                            for f in divisibility(conv, k, scope, "static_assert")]
@@ -175,6 +178,9 @@ class _Walk:
             # a macro, `CHECK(n % 4 == 0)`, they sit at the same place)
             self._holds_after(c, rejected(conv, c, scope))
             self._sizes_after(c, _rejected_sizes(conv, c, scope))
+            cond, then = if_parts(c)
+            if cond is not None and then is not None and (_leaves(then) or _check_macro(conv, c)):
+                self._values_after(c, host_values(conv, cond, scope, holds=False))
             self._arms(c)
         elif c.kind == K.IF_STMT:
             self._arms(c)
@@ -187,6 +193,10 @@ class _Walk:
                     self.branches.append((first(other).offset, last(other).offset,
                                           divisibility(conv, cond, scope, "host check", negated=True)))
                 self._arm_sizes(cond, then, other)
+                self.values.append((first(then).offset, last(then).offset, host_values(conv, cond, scope)))
+                if other != then and other != cond:
+                    self.values.append((first(other).offset, last(other).offset,
+                                        host_values(conv, cond, scope, holds=False)))
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
 
@@ -205,6 +215,21 @@ class _Walk:
             self.facts += facts
         elif facts:
             self.branches.append((at, min(ends), facts))
+
+    def _values_after(self, c: ci.Cursor, values: Values) -> None:
+        """Sizes pinned by an assert (or a rejecting ``if``) stay pinned as its facts hold."""
+        if values.among or values.excluded:
+            at = first(c).offset
+            ends = [end for start, end in self.arms if start <= at < end]
+            self.values.append((at, min(ends) if ends else len(self.conv.src.data), values))
+
+    def _pinned(self, size: str, at: int) -> int | None:
+        """The one number ``size`` (as rendered) is where a launch at ``at`` runs, if one."""
+        here = Values()
+        for start, end, v in self.values:
+            if start <= at < end:
+                here = here.add(v)
+        return here.single(size)
 
     def _sizes_after(self, c: ci.Cursor, sizes: SizeFacts) -> None:
         """Powers of two and lower bounds hold past their check as divisibility facts do."""
@@ -271,8 +296,8 @@ class _Walk:
         if config is None:
             return False
         cargs = [a for a in config.get_arguments() if first(a).line > 0]
-        targs = [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
-                 if k.kind == K.INTEGER_LITERAL]
+        targs = _template_values(c) or [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
+                                        if k.kind == K.INTEGER_LITERAL]
         self._record(c, _kernel_name(c, kids, conv), targs, cargs[0] if cargs else None,
                      cargs[1] if len(cargs) > 1 else None, kids[2:])
         return True
@@ -302,9 +327,11 @@ class _Walk:
         block = [render(conv.expr(d, scope)) for _, d in block_dims]
         names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
         block_x = dict(block_dims).get(0)
+        value = evaluate(block_x) if block_x is not None else None
+        if value is None and block:
+            value = self._pinned(block[0], first(c).offset)  # `if (C / H == 64) k<64><<<g, C / H>>>`
         self._add(kernel, conv.src.span(c), grid, names, targs, block,
-                  _var_name(block_arg) if block_arg is not None else "",
-                  first(c).offset, evaluate(block_x) if block_x is not None else None)
+                  _var_name(block_arg) if block_arg is not None else "", first(c).offset, value)
         if self.allocs is not None and grid_arg is not None and block_arg is not None:
             rooms = [self.allocs.room(c, i, a, grid_arg, block_arg, scope) for i, a in enumerate(call_args)]
             self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
@@ -417,6 +444,16 @@ def _callee(before: list[Token]) -> tuple[Token | None, list[str]]:
     if i < 0 or not _IDENT.fullmatch(before[i].text):
         return None, []
     return before[i], targs
+
+
+def _template_values(call: ci.Cursor) -> list[str]:
+    """The integer template arguments of the kernel a launch instantiates, as the compiler reads
+    them (``k<WKV * 2>`` with ``#define WKV 64``: 128), in order; empty where the callee is no
+    specialization (a launch inside a template)."""
+    fn = call.referenced
+    n = fn.get_num_template_arguments() if fn is not None and fn.kind == K.FUNCTION_DECL else -1
+    return [str(fn.get_template_argument_value(i)) for i in range(max(n, 0))
+            if fn.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL]
 
 
 def rounded_up(name: str, value: Expr) -> list[Divisibility]:

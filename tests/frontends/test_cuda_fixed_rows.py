@@ -105,3 +105,54 @@ def test_a_break_before_a_barrier_after_its_loop_is_no_early_exit() -> None:
 def test_a_break_before_a_barrier_inside_its_loop_is_reported() -> None:
     src = BREAK.replace("@INSIDE@", "            __syncthreads();\n")
     assert (line_of(src, "break;"), "BC303") in findings(src, Language.CUDA)
+
+
+HEAD_PER_BLOCK = '''\
+#define HEAD 64
+
+template <int head_size>
+__global__ void mix(const int B, const int T, const int C, const int H, const float* k, float* dst) {
+    const int tid = threadIdx.x;
+    const int batch_i = blockIdx.x / H;
+    const int head_i = blockIdx.x % H;
+    const int n_seq_tokens = T / B;
+    __shared__ float kk[head_size];
+    for (int t = batch_i * n_seq_tokens * C + head_i * head_size + tid;
+         t < (batch_i + 1) * n_seq_tokens * C + head_i * head_size + tid; t += C) {
+        __syncthreads();
+        kk[tid] = k[t];
+        __syncthreads();
+        dst[t] = kk[head_size - 1 - tid];
+    }
+    dst[T * C + blockIdx.x % H * head_size * 2 + tid + head_size] = 0.0f;
+}
+
+void launch(int B, int T, int C, int H, const float* k, float* dst) {
+    @CHECK@
+    if (C / H == HEAD) {
+        mix<HEAD><<<B * H, C / H>>>(B, T, C, H, k, dst);
+    } else {
+        mix<HEAD * 2><<<B * H, C / H>>>(B, T, C, H, k, dst);
+    }
+}
+'''
+
+
+def test_a_block_size_pinned_by_the_branch_and_an_assert_spans_the_head() -> None:
+    """``assert(C / H == 64 || C / H == 128)``: the if arm's block of ``C / H`` threads is 64, the
+    else arm's 128, each the template's head size; the token loop steps by whole rows of C, and
+    ``+ head_size`` is an offset inside a row of two heads."""
+    src = HEAD_PER_BLOCK.replace("@CHECK@", "assert(C / H == HEAD || C / H == HEAD * 2);")
+    assert findings(src, Language.CUDA) == []
+
+
+def test_without_the_assert_the_else_arm_block_is_unknown() -> None:
+    src = HEAD_PER_BLOCK.replace("@CHECK@", "")
+    found = findings(src, Language.CUDA)
+    assert (line_of(src, "kk[tid] = k[t];"), "BC101") in found
+    assert (line_of(src, "dst[t] ="), "BC102") in found
+
+
+def test_an_assert_that_allows_a_block_larger_than_the_head_is_reported() -> None:
+    src = HEAD_PER_BLOCK.replace("@CHECK@", "assert(C / H == HEAD || C / H == HEAD * 4);")
+    assert (line_of(src, "kk[tid] = k[t];"), "BC101") in findings(src, Language.CUDA)
