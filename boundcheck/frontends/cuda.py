@@ -13,12 +13,13 @@ from dataclasses import replace
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, params
+from boundcheck.frontends.cuda_expr import Converter, Scope, children, params, strip
 from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims, rows_inside
-from boundcheck.frontends.cuda_host import HostLaunch, host_methods, launches_in
+from boundcheck.frontends.cuda_host import HostLaunch, host_methods, keep_floors, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_parse import (
     Parsed,
+    binary_op,
     child_list,
     first,
     functions,
@@ -28,6 +29,7 @@ from boundcheck.frontends.cuda_parse import (
     kernels_elsewhere,
     last,
     parse,
+    preorder,
 )
 from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
 from boundcheck.frontends.cuda_wrappers import find_wrappers
@@ -92,7 +94,9 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
     for hl in [hl for fn in fns + host_methods(parsed.source.root) if not is_kernel(fn)
                for hl in launches_in(fn, conv, wrappers)]:
         hl = _as_run(hl, builders.get(hl.launch.kernel))
-        module.launches.append(hl.launch)
+        # a floor whose tail the host runs apart (`numHot = size / T * T`, a launch for the rest)
+        # drops nothing; the kernel launched on the whole blocks still sees full tiles
+        module.launches.append(replace(hl.launch, grid=tuple(d for d in hl.launch.grid if (d.extent, d.tile) not in hl.tails)))
         if hl.launch.kernel in kernels:
             by_kernel.setdefault(hl.launch.kernel, []).append(hl)
         else:
@@ -127,10 +131,32 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
 
 def _as_run(hl: HostLaunch, builder: KernelBuilder | None) -> HostLaunch:
     """A launch of a grid-stride kernel covers its extent with any grid (one sized from the
-    hardware, say): a floored grid drops nothing, so it has none."""
-    if builder is None or not builder.grid_stride:
+    hardware, say): a floored grid drops nothing, so it has none. So does a grid axis the kernel
+    strides over (``for (idx = blockIdx.y * B + threadIdx.y; idx < n; idx += gridDim.y * B)``),
+    and a count of blocks the launch passes the kernel, which splits its extent by it
+    (``grid(b, splits)``, ``k<<<grid, …>>>(…, splits)``, ``s_begin = S * part / splits``)."""
+    if builder is None:
         return hl
-    return replace(hl, launch=replace(hl.launch, grid=()), grid_axes=())
+    if builder.grid_stride:
+        return replace(hl, launch=replace(hl.launch, grid=()), grid_axes=(), grid_names=())
+    divisors = _divisor_params(builder.fn)
+    names = [p.spelling for p in params(builder.fn)]
+
+    def splits(local: str) -> bool:
+        at = hl.kernel_args.index(local) if local and local in hl.kernel_args else len(names)
+        return at < len(names) and names[at] in divisors
+
+    return keep_floors(hl, lambda axis, _, local: "xyz"[axis] not in builder.grid_stride_axes and not splits(local))
+
+
+def _divisor_params(fn: ci.Cursor) -> set[str]:
+    """The parameters ``fn`` divides by (``S * part / splits``)."""
+    out = set()
+    for c in preorder(fn):
+        kids = children(c) if c.kind == K.BINARY_OPERATOR and binary_op(c) == "/" else []
+        if len(kids) == 2 and strip(kids[1]).kind == K.DECL_REF_EXPR:
+            out.add(strip(kids[1]).spelling)
+    return out
 
 
 def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[HostLaunch]) -> None:

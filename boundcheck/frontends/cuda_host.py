@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
@@ -71,14 +72,17 @@ class HostLaunch:
     rooms: tuple[Room, ...] = ()  # the buffers passed that the host allocated, with their sizes
     ceil_axes: tuple[int, ...] = ()  # grid axes rounded up from a runtime count (``ceil_div(N * 32, bs)``)
     block_x_value: int | None = None  # the block's x size where it is a compile-time integer
+    grid_names: tuple[str, ...] = ()  # the local each floored dimension is held in (``splits``), else ""
+    tails: frozenset[tuple[str, str]] = frozenset()  # floored (n, T) whose remainder the host runs apart
 
 
 def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
-    """Member functions of the main file defined outside their class (``Real PiEstimator<Real>::
-    operator()() {…}``): host code that launches kernels as free functions do."""
+    """Member functions of the main file, defined outside their class (``Real PiEstimator<Real>::
+    operator()() {…}``) or inside it (a constructor that allocates and launches in a class
+    template's body): host code that launches kernels as free functions do."""
     out = []
     for c in child_list(cursor):
-        if c.kind in _SCOPES and in_main_file(c):
+        if (c.kind in _SCOPES or c.kind in _CLASSES) and in_main_file(c):
             out += host_methods(c)
         elif c.kind in (K.CXX_METHOD, K.CONSTRUCTOR) and c.is_definition() and in_main_file(c) \
                 and not is_device(c):
@@ -87,6 +91,7 @@ def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
 
 
 _SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
+_CLASSES = {K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION}
 _ASSIGN_OPS = {"=", "&=", "|=", "^="}
 
 
@@ -119,7 +124,35 @@ def launches_in(fn: ci.Cursor, conv: Converter, wrappers: dict[str, Wrapper] | N
             walk.visit(c)
     for tok in pending:
         walk.written(tok)
-    return walk.out
+    floors = {(d.extent, d.tile) for hl in walk.out for d in hl.launch.grid}
+    tails = _whole_block_ends(body, conv, scope, floors) if floors else frozenset()
+    return [replace(hl, tails=tails) for hl in walk.out] if tails else walk.out
+
+
+def _whole_block_ends(body: ci.Cursor, conv: Converter, scope: Scope,
+                      floors: set[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """The floored ``(n, T)`` whose tail the host function takes up after the whole blocks: it
+    counts what they leave, ``n - n / T * T`` (a second launch runs ``size - hot`` elements)."""
+    out = set()
+    for c in preorder(body):
+        if c.kind != K.BINARY_OPERATOR or binary_op(c) != "-":
+            continue
+        value = conv.quiet_expr(c, scope)
+        ends = value.right if isinstance(value, Bin) and value.op == "-" else None
+        if isinstance(ends, Bin) and ends.op == "*" and isinstance(ends.left, Bin) and ends.left.op == "/" \
+                and (pair := (render(ends.left.left), render(ends.right))) in floors \
+                and render(ends.left.right) == pair[1] and render(value.left) == pair[0]:
+            out.add(pair)
+    return frozenset(out)
+
+
+def keep_floors(hl: HostLaunch, keep: Callable[[int, FloorDiv, str], bool]) -> HostLaunch:
+    """``hl`` with only the floored grid dimensions ``keep(axis, floor, local)`` accepts."""
+    kept = [(a, d, n) for a, d, n in zip(hl.grid_axes, hl.launch.grid, hl.grid_names) if keep(a, d, n)]
+    if len(kept) == len(hl.launch.grid):
+        return hl
+    return replace(hl, launch=replace(hl.launch, grid=tuple(d for _, d, _ in kept)),
+                   grid_axes=tuple(a for a, _, _ in kept), grid_names=tuple(n for _, _, n in kept))
 
 
 class _Walk:
@@ -354,7 +387,8 @@ class _Walk:
         names = [a[0].text if len(a) == 1 and _IDENT.fullmatch(a[0].text) else None for a in args]
         start, end = src.token_span(callee), src.token_span(tail[0])
         block_var = block_arg[0].text if len(block_arg) == 1 else ""
-        self._add(callee.text, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
+        kernel = aliased_function(self.decls.get(callee.text)) or callee.text
+        self._add(kernel, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
                   block_var, tok.offset, self._token_value(block_arg[0]) if len(block_arg) == 1 else None)
 
     def _token_value(self, tok: Token) -> int | float | None:
@@ -377,7 +411,8 @@ class _Walk:
     def _add(self, kernel: str, span: Span, grid: list[tuple[int, ci.Cursor]], names: list[str | None],
              targs: list[str], block: list[str], block_var: str, at: int, block_value: float | None) -> None:
         whole: dict[FloorDiv, tuple[str, str]] = {}
-        floored = [(axis, div) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
+        held = [(axis, div, strip(d)) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
+        floored = [(axis, div) for axis, div, _ in held]
         facts = self.facts + [f for start, end, fs in self.branches if start <= at < end for f in fs]
         facts += self._powers_exact([div for _, div in floored], at)
         # `n / c / w` is `n / (c * w)`: a fact `n % (c * w) == 0` makes its last division exact
@@ -387,7 +422,8 @@ class _Walk:
                                    targs, block[0] if block else "", tuple(block), tuple(a for a, _ in floored),
                                    block_var,
                                    ceil_axes=tuple(a for a, d in grid if _ceiling(d, self.conv, self.scope)),
-                                   block_x_value=block_value if isinstance(block_value, int) else None))
+                                   block_x_value=block_value if isinstance(block_value, int) else None,
+                                   grid_names=tuple(d.spelling if d.kind == K.DECL_REF_EXPR else "" for _, _, d in held)))
 
     def _dims(self, c: ci.Cursor) -> list[tuple[int, ci.Cursor]]:
         """The written dimension expressions of a ``dim3`` argument (or of an integer), by axis."""
@@ -524,9 +560,22 @@ def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str
     where the call depends on a template parameter (libclang leaves it unnamed), the last
     identifier of its callee as written (``ns::kernel<T>`` → ``kernel``)."""
     if call.spelling or not kids:
-        return call.spelling
+        return aliased_function(call.referenced) or call.spelling
     names = _IDENT.findall(conv.src.text_of(kids[0]).split("<", 1)[0])
     return names[-1] if names else ""
+
+
+def aliased_function(decl: ci.Cursor | None) -> str:
+    """The function a local is initialised with, where a launch goes through it (``auto kernel =
+    permute<T, true>; kernel<<<grid, block>>>(…)``), else ""."""
+    if decl is None or decl.kind != K.VAR_DECL:
+        return ""
+    init = next((k for k in child_list(decl) if k.kind.is_expression()), None)
+    if init is None or any(k.kind == K.CALL_EXPR for k in preorder(init)):
+        return ""  # `kernel = pick_kernel(half2)`: a picker's choice, not one function
+    target = next((k.referenced for k in preorder(init) if k.kind == K.DECL_REF_EXPR and k.referenced is not None
+                   and k.referenced.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE)), None)
+    return target.spelling if target is not None else ""
 
 
 def _var_name(c: ci.Cursor) -> str:
@@ -548,10 +597,14 @@ def _floor(c: ci.Cursor, conv: Converter, scope: Scope, whole: dict[FloorDiv, tu
     if s.kind == K.CONDITIONAL_OPERATOR and depth < 4:
         return _floor_branch(s, conv, scope, whole, depth)
     value = _constant_tile(conv.expr(s, scope))
+    if isinstance(value, Call) and value.fn == "max" and len(value.args) == 2 and Num(1) in value.args:
+        value = next(a for a in value.args if a != Num(1))  # `max(n / 32, 1)`: at least one block, still n / 32
     if _inexact_quotient(value):
         # `int n = 50000; … n / 256`: the locals hold constants, but the grid still drops n % 256
         value = _constant_tile(conv.expr(s, Scope(kinds=scope.kinds)))
     div = floor_division(value, conv.src.span(s), ("/",))
+    if div is not None and not div.tile.strip("() "):
+        return None  # a divisor libclang could not spell (a dependent `Details<T>::kInterleave`)
     if div is not None and isinstance(value, Bin) and isinstance(value.left, Bin) and value.left.op == "/":
         whole[div] = (render(value.left.left), render(Bin("*", value.left.right, value.right)))
     return div
@@ -563,7 +616,7 @@ def _reaching(decl: ci.Cursor, at: int) -> ci.Cursor | None:
     keeps the earlier value's floor; a step (``blocks++`` under ``if (n % 256)``) is the ceiling
     written in two parts: None, not followed."""
     fn = decl.semantic_parent
-    if fn is None or fn.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD):
+    if fn is None or fn.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.CONSTRUCTOR):
         return None
     writes = []
     for c in preorder(fn):

@@ -234,6 +234,7 @@ class KernelBuilder:
         self.inline_depth = 0
         self.inlined: set[int] = set()  # records made in the body of a helper called for its value
         self.grid_stride = False  # every tiled global access is inside a grid-stride loop
+        self.grid_stride_axes: set[str] = set()  # the grid axes some loop strides by (`idx += gridDim.y * B`)
         self.open_loops: list[Walk] = []  # the loops being walked, outermost first
         self.walks = itertools.count()  # numbers each walk of a loop body, the helpers' too
         self.grid_starts: set[str] = set()  # the thread's global ids grid-stride loops start at
@@ -1069,6 +1070,7 @@ class KernelBuilder:
         grid_stride = strided and any(s.name.startswith("gridDim.") for s in syms(step_of_var))
         if grid_stride:
             self.grid_starts.add(terms_text(expand(start)))
+            self.grid_stride_axes |= {s.name[-1] for s in syms(step_of_var) if s.name.startswith("gridDim.")}
         st.guards = st.guards + tuple(_fixed_span(replace(g, stride=strided, grid_stride=grid_stride))
                                       for g in self.guards_of(atoms) + below)
         self.cur = st

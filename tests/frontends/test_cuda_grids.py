@@ -219,3 +219,116 @@ void run(const float* a, float* c, int n, int m) {
 }
 """
     assert cuda(src) == [(line_of(src, "int blocks = n / 256"), "BC302"), (line_of(src, "blocks = m / 128"), "BC302")]
+
+
+INIT = """\
+__global__ void init_states(float* states, unsigned long long seed) {
+    const auto id = threadIdx.x + blockIdx.x * blockDim.x;
+    states[id] = seed;
+}
+
+template <typename State>
+class ScopedStates {
+  public:
+    ScopedStates(size_t num_states) {
+        constexpr size_t threads = 32;
+        const size_t blocks = @BLOCKS@;
+        cudaMalloc(&_states, blocks * threads * sizeof(float));
+        init_states<<<blocks, threads>>>(_states, 1234);
+    }
+  private:
+    float* _states;
+};
+"""
+
+
+def test_a_launch_in_a_constructor_written_in_its_class_is_checked() -> None:
+    """A class template's constructor allocates whole blocks and launches: host code as a free
+    function is; ``max(n / 32, 1)`` keeps one block for small counts and still floors the rest."""
+    for blocks in ("num_states / threads", "std::max(num_states / threads, size_t(1))"):
+        src = INIT.replace("@BLOCKS@", blocks)
+        assert cuda(src) == [(line_of(src, "const size_t blocks ="), "BC302")], blocks
+
+
+def test_a_ceiling_in_a_constructor_is_clean() -> None:
+    src = INIT.replace("@BLOCKS@", "(num_states + threads - 1) / threads")
+    assert "BC302" not in [code for _, code in cuda(src)]
+
+
+STRIDED_Y = """\
+__global__ void col_sums(float* out, const float* x, int rows, int cols) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= cols) return;
+    float s = 0.0f;
+    for (int r = blockIdx.y * blockDim.y + threadIdx.y; r < rows; r += @STEP@) {
+        s += x[r * cols + c];
+    }
+    atomicAdd(&out[c], s);
+}
+
+void launch(float* out, const float* x, int rows, int cols, int sms) {
+    dim3 block(32, 8);
+    dim3 grid((cols + 31) / 32, max(1, sms * 2048 / (256 * ((cols + 31) / 32))));
+    col_sums<<<grid, block>>>(out, x, rows, cols);
+}
+"""
+
+
+def test_a_floored_grid_axis_the_kernel_strides_over_drops_nothing() -> None:
+    """Blocks along y walk rows by ``gridDim.y * blockDim.y``: any count of them covers the rows."""
+    assert cuda(STRIDED_Y.replace("@STEP@", "gridDim.y * blockDim.y")) == []
+    src = STRIDED_Y.replace("@STEP@", "blockDim.y")  # no stride by the grid: each block walks its own
+    assert (line_of(src, "dim3 grid("), "BC302") in cuda(src)
+
+
+SPLITS = """\
+__global__ void permute(float* out, const float* in, int S, int D, unsigned int splits) {
+    const unsigned int part = blockIdx.y;
+    const int begin = (S * part) / @DIVISOR@;
+    const int end = (S * (part + 1)) / @DIVISOR@;
+    for (int s = begin + threadIdx.x; s < end; s += blockDim.x) {
+        out[blockIdx.x * S + s] = in[blockIdx.x * S + s];
+    }
+}
+
+void launch(float* out, const float* in, int B, int S, int D) {
+    const unsigned int splits = max(1u, (unsigned int)(S / 128));
+    dim3 grid(B, splits);
+    permute<<<grid, 128>>>(out, in, S, D, splits);
+}
+"""
+
+
+def test_a_floored_count_of_splits_the_kernel_divides_by_drops_nothing() -> None:
+    """``S * part / splits``: the blocks split S however many there are."""
+    assert cuda(SPLITS.replace("@DIVISOR@", "splits")) == []
+    src = SPLITS.replace("@DIVISOR@", "128u")  # the count is only a count of 128-wide parts
+    assert (line_of(src, "const unsigned int splits ="), "BC302") in cuda(src)
+
+
+HOT_BLOCKS = """\
+__global__ void gather(float* out, const float* in, const int* idx, int n) {
+    int i = blockIdx.x * 64 + threadIdx.x;
+    out[i] = in[idx[i]];
+}
+
+__global__ void gather_tail(float* out, const float* in, const int* idx, int n) {
+    int i = threadIdx.x;
+    if (i < n) out[i] = in[idx[i]];
+}
+
+void launch(float* out, const float* in, const int* idx, int size) {
+    int hot = (size / 64) * 64;
+    if (hot >= 64) gather<<<size / 64, 64>>>(out, in, idx, hot);
+    @TAIL@
+}
+"""
+
+
+def test_a_tail_the_host_launches_apart_is_no_floor_grid_defect() -> None:
+    """``hot = size / 64 * 64`` whole blocks, then a launch for ``size - hot``: nothing is dropped,
+    and the first kernel still sees only full tiles."""
+    tail = "if (size > hot) gather_tail<<<1, 64>>>(out + hot, in, idx + hot, size - hot);"
+    assert cuda(HOT_BLOCKS.replace("@TAIL@", tail)) == []
+    src = HOT_BLOCKS.replace("    int hot = (size / 64) * 64;\n", "    int hot = size;\n").replace("@TAIL@", "")
+    assert (line_of(src, "gather<<<"), "BC302") in cuda(src)
