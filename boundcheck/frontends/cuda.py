@@ -139,11 +139,12 @@ def _as_run(hl: HostLaunch, builder: KernelBuilder | None) -> HostLaunch:
         return hl
     if builder.grid_stride:
         return replace(hl, launch=replace(hl.launch, grid=()), grid_axes=(), grid_names=())
-    divisors = _divisor_params(builder.fn)
-    names = [p.spelling for p in params(builder.fn)]
+    passed = [n for n in hl.grid_names if n and n in hl.kernel_args]
+    divisors = _divisor_params(builder.fn) if passed else set()  # read the kernel only where it can matter
+    names = [p.spelling for p in params(builder.fn)] if passed else []
 
     def splits(local: str) -> bool:
-        at = hl.kernel_args.index(local) if local and local in hl.kernel_args else len(names)
+        at = hl.kernel_args.index(local) if local in passed else len(names)
         return at < len(names) and names[at] in divisors
 
     return keep_floors(hl, lambda axis, _, local: "xyz"[axis] not in builder.grid_stride_axes and not splits(local))
