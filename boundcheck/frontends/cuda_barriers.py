@@ -19,6 +19,12 @@ BARRIERS = frozenset({"__syncthreads", "__syncthreads_or", "__syncthreads_and", 
 # CUB's block-wide collectives: each method is a cooperative call of the whole block
 _COLLECTIVES = frozenset({"BlockReduce", "BlockScan", "BlockRadixSort", "BlockExchange", "BlockHistogram",
                           "BlockAdjacentDifference", "BlockDiscontinuity", "BlockMergeSort"})
+# the collectives' methods (a dependent call, `BR(tmp).Sum(v)` in a template, has no name at all)
+_METHODS = frozenset({"", "Reduce", "Sum", "InclusiveSum", "ExclusiveSum", "InclusiveScan", "ExclusiveScan",
+                      "Sort", "SortDescending", "SortBlockedToStriped", "SortDescendingBlockedToStriped",
+                      "BlockedToStriped", "StripedToBlocked", "BlockedToWarpStriped", "WarpStripedToBlocked",
+                      "ScatterToBlocked", "ScatterToStriped", "Histogram", "Composite", "InitHistogram",
+                      "FlagHeads", "FlagTails", "FlagHeadsAndTails", "SubtractLeft", "SubtractRight"})
 _DEPTH = 3  # helpers followed, as the walker inlines them
 
 
@@ -46,7 +52,7 @@ class Barriers:
 
     def __call__(self, call: ci.Cursor, depth: int = 0) -> bool:
         name = callee(call)
-        if name in BARRIERS or _collective(call):
+        if name in BARRIERS or name in _METHODS and _collective(call):
             return True
         helper = self.helpers.get(name)
         if helper is None or depth >= _DEPTH:
