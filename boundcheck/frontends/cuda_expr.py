@@ -69,6 +69,18 @@ def strip(c: ci.Cursor) -> ci.Cursor:
     return c
 
 
+def binary_test(c: ci.Cursor, holds: bool) -> tuple[ci.Cursor, str, list[ci.Cursor], bool] | None:
+    """A condition read through its negations (``!(a && b)``): the binary operation under them,
+    its operator and operands, and the outcome it has where the whole has ``holds``; None where
+    there is no binary operation."""
+    c = strip(c)
+    kids = children(c)
+    while c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
+        c, holds = strip(kids[0]), not holds
+        kids = children(c)
+    return (c, binary_op(c), kids, holds) if c.kind == K.BINARY_OPERATOR and len(kids) == 2 else None
+
+
 def is_integer(c: ci.Cursor) -> bool:
     t = c.type.get_canonical()
     return t.kind in _INT_TYPES or t.kind == ci.TypeKind.ENUM

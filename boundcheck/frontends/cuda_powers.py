@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, strip
+from boundcheck.frontends.cuda_expr import Converter, Scope, binary_test, children, is_integer, strip
 from boundcheck.frontends.cuda_parse import (
     binary_op,
     child_list,
@@ -49,13 +49,10 @@ class SizeFacts:
 def size_facts(conv: Converter, c: ci.Cursor, scope: Scope, holds: bool = True) -> SizeFacts:
     """The powers of two and lower bounds that ``c`` being ``holds`` implies: the conjuncts of a
     condition that holds, the disjuncts of one that fails (``if (n < 2 || rest != 1) return;``)."""
-    c = strip(c)
-    kids = children(c)
-    if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
-        return size_facts(conv, kids[0], scope, not holds)
-    if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
+    test = binary_test(c, holds)
+    if test is None:
         return SizeFacts()
-    op = binary_op(c)
+    c, op, kids, holds = test
     if op == ("&&" if holds else "||"):
         return size_facts(conv, kids[0], scope, holds).add(size_facts(conv, kids[1], scope, holds))
     if op == "&" and not holds:  # `if (n & (n - 1)) return;`: past it, n has one bit set at most

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, children, strip
-from boundcheck.frontends.cuda_parse import binary_op, unary_op
+from boundcheck.frontends.cuda_expr import Converter, Scope, binary_test
 from boundcheck.frontends.cuda_powers import constant_of
 from boundcheck.symbolic import render
 
@@ -51,13 +50,10 @@ def host_values(conv: Converter, c: ci.Cursor, scope: Scope, holds: bool = True)
     """What ``c`` having the outcome ``holds`` says of sizes compared with constants by ``==`` and
     ``!=``: conjuncts of a condition that holds, disjuncts of one that fails, and the union of
     the alternatives of a disjunction that holds (``C / H == 64 || C / H == 128``)."""
-    c = strip(c)
-    kids = children(c)
-    if c.kind == K.UNARY_OPERATOR and unary_op(c) == "!" and kids:
-        return host_values(conv, kids[0], scope, not holds)
-    if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
+    test = binary_test(c, holds)
+    if test is None:
         return Values()
-    op = binary_op(c)
+    _, op, kids, holds = test
     if op in ("&&", "||"):
         a, b = (host_values(conv, k, scope, holds) for k in kids)
         return a.add(b) if (op == "&&") == holds else a.either(b)
