@@ -322,7 +322,7 @@ class Exit:
     # (extent, tile): when extent % tile == 0 every thread takes the exit at the same step (a
     # loop over whole tiles of the extent), so the barrier is not divergent
     uniform_if: tuple[tuple[str, str], ...] = ()
-    barrier: str = "`__syncthreads()`"  # the first of barriers_after, as a message names it
+    barrier_call: str = ""  # the helper or collective the first barrier is made in; "" for the builtin
 
 
 @dataclass

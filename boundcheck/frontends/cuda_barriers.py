@@ -65,10 +65,10 @@ class Barriers:
         return self._syncs[name]
 
     @staticmethod
-    def named(call: ci.Cursor) -> str:
-        """How a message names the barrier: the builtin as written, else the call that makes one."""
+    def made_in(call: ci.Cursor) -> str:
+        """The helper or collective a barrier call is (``compute_max``, ``Sum``); "" for the builtin."""
         name = callee(call) or _member_name(call)
-        return f"`{name}()`" if name in BARRIERS else f"block-wide call `{name}(…)`"
+        return "" if name in BARRIERS else name
 
 
 def _member_name(call: ci.Cursor) -> str:

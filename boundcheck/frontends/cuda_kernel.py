@@ -272,14 +272,14 @@ class KernelBuilder:
     def _finish(self, body: ci.Cursor) -> None:
         nodes = [c for c in preorder(body) if c.kind in (K.BINARY_OPERATOR, K.CALL_EXPR, K.STATIC_ASSERT)]
         syncs = Barriers(self.helpers)
-        barriers = [(first(c).offset, self.src.span(c), syncs.named(c)) for c in nodes
+        barriers = [(first(c).offset, self.src.span(c), syncs.made_in(c)) for c in nodes
                     if c.kind == K.CALL_EXPR and syncs(c)]
         # threads exchanging values: a barrier, or a cooperative group's `sync` (`cg::sync(cta)`)
         self.has_barrier = bool(barriers) or any(c.kind == K.CALL_EXPR and c.spelling == "sync" for c in nodes)
         for offset, end, ex in self.exits:
             after = [(s, name) for o, s, name in barriers if offset < o < end]
             self.kernel.exits.append(replace(ex, barriers_after=tuple(s for s, _ in after),
-                                             barrier=after[0][1] if after else ex.barrier))
+                                             barrier_call=after[0][1] if after else ""))
         self._element_loops()
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
         self.grid_stride = bool(tiled) and all(any(g.grid_stride and not g.row for g in r.guards) for r in tiled)

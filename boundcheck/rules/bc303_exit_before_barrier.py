@@ -17,9 +17,10 @@ class ExitBeforeBarrier(Rule):
             if not exit_.barriers_after or _uniform(exit_.uniform_if, kernel):
                 continue
             barrier = exit_.barriers_after[0]
+            made_in = f"block-wide call `{exit_.barrier_call}(…)`" if exit_.barrier_call else "`__syncthreads()`"
             yield self.finding(
                 module, exit_.span,
-                f"`{exit_.statement}` under `{exit_.guard}` runs before the {exit_.barrier} on line"
+                f"`{exit_.statement}` under `{exit_.guard}` runs before the {made_in} on line"
                 f" {barrier.line}: threads of a partial tile leave while the rest wait at the barrier"
                 f" (undefined behaviour; deadlock or stale shared memory); keep every thread to the"
                 f" barrier and guard only the loads and stores",
