@@ -96,7 +96,8 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
         hl = _as_run(hl, builders.get(hl.launch.kernel))
         # a floor whose tail the host runs apart (`numHot = size / T * T`, a launch for the rest)
         # drops nothing; the kernel launched on the whole blocks still sees full tiles
-        module.launches.append(replace(hl.launch, grid=tuple(d for d in hl.launch.grid if (d.extent, d.tile) not in hl.tails)))
+        module.launches.append(replace(hl.launch, grid=tuple(d for d in hl.launch.grid if (d.extent, d.tile) not in hl.tails))
+                               if hl.tails else hl.launch)
         if hl.launch.kernel in kernels:
             by_kernel.setdefault(hl.launch.kernel, []).append(hl)
         else:

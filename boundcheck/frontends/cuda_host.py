@@ -211,8 +211,8 @@ class _Walk:
             # a macro, `CHECK(n % 4 == 0)`, they sit at the same place)
             self._holds_after(c, rejected(conv, c, scope))
             self._sizes_after(c, _rejected_sizes(conv, c, scope))
-            cond, then = if_parts(c)
-            if cond is not None and then is not None and (_leaves(then) or _check_macro(conv, c)):
+            cond = _rejecting(conv, c)
+            if cond is not None:
                 self._values_after(c, host_values(conv, cond, scope, holds=False))
             self._arms(c)
         elif c.kind == K.IF_STMT:
@@ -226,10 +226,6 @@ class _Walk:
                     self.branches.append((first(other).offset, last(other).offset,
                                           divisibility(conv, cond, scope, "host check", negated=True)))
                 self._arm_sizes(cond, then, other)
-                self.values.append((first(then).offset, last(then).offset, host_values(conv, cond, scope)))
-                if other != then and other != cond:
-                    self.values.append((first(other).offset, last(other).offset,
-                                        host_values(conv, cond, scope, holds=False)))
         elif c.kind == K.BINARY_OPERATOR and binary_op(c) == "=":
             self._member_assignment(c)
 
@@ -239,22 +235,27 @@ class _Walk:
         if then is not None:
             self.arms += [(first(k).offset, last(k).offset) for k in kids[kids.index(then):]]
 
+    def _holding(self, c: ci.Cursor) -> tuple[int, int | None]:
+        """Where what a check at ``c`` establishes holds: from it to the end of the ``if`` arm it
+        is in (None at the function's top level: for the rest of the function)."""
+        at = first(c).offset
+        ends = [end for start, end in self.arms if start <= at < end]
+        return at, min(ends) if ends else None
+
     def _holds_after(self, c: ci.Cursor, facts: list[Divisibility]) -> None:
         """An assert (or a rejecting ``if``) holds for what follows it in its own branch: at the
         function's top level for the rest of it, inside an ``if`` arm only to that arm's end."""
-        at = first(c).offset
-        ends = [end for start, end in self.arms if start <= at < end]
-        if not ends:
+        at, end = self._holding(c)
+        if end is None:
             self.facts += facts
         elif facts:
-            self.branches.append((at, min(ends), facts))
+            self.branches.append((at, end, facts))
 
     def _values_after(self, c: ci.Cursor, values: Values) -> None:
         """Sizes pinned by an assert (or a rejecting ``if``) stay pinned as its facts hold."""
         if values.among or values.excluded:
-            at = first(c).offset
-            ends = [end for start, end in self.arms if start <= at < end]
-            self.values.append((at, min(ends) if ends else len(self.conv.src.data), values))
+            at, end = self._holding(c)
+            self.values.append((at, len(self.conv.src.data) if end is None else end, values))
 
     def _pinned(self, size: str, at: int) -> int | None:
         """The one number ``size`` (as rendered) is where a launch at ``at`` runs, if one."""
@@ -268,16 +269,16 @@ class _Walk:
         """Powers of two and lower bounds hold past their check as divisibility facts do."""
         if not sizes.powers and not sizes.least:
             return
-        at = first(c).offset
-        ends = [end for start, end in self.arms if start <= at < end]
-        self.sizes.append((at, min(ends) if ends else len(self.conv.src.data), sizes))
+        at, end = self._holding(c)
+        self.sizes.append((at, len(self.conv.src.data) if end is None else end, sizes))
 
     def _arm_sizes(self, cond: ci.Cursor, then: ci.Cursor, other: ci.Cursor) -> None:
-        """``if (n <= 1024) {…} else {…}``: n > 1024 in the else."""
-        self.sizes.append((first(then).offset, last(then).offset, size_facts(self.conv, cond, self.scope)))
-        if other != then and other != cond:
-            self.sizes.append((first(other).offset, last(other).offset,
-                               size_facts(self.conv, cond, self.scope, holds=False)))
+        """``if (n <= 1024) {…} else {…}``: n > 1024 in the else; ``if (C / H == 64) {…} else {…}``:
+        C / H is 64 in the then arm, and not 64 in the else."""
+        arms = [(then, True)] + ([(other, False)] if other != then and other != cond else [])
+        for arm, holds in arms:
+            self.sizes.append((first(arm).offset, last(arm).offset, size_facts(self.conv, cond, self.scope, holds)))
+            self.values.append((first(arm).offset, last(arm).offset, host_values(self.conv, cond, self.scope, holds)))
 
     def _powers_exact(self, floored: list[FloorDiv], at: int) -> list[Divisibility]:
         """Floored grids made exact by a power-of-two size at least as large as the tile."""
@@ -387,7 +388,7 @@ class _Walk:
         names = [a[0].text if len(a) == 1 and _IDENT.fullmatch(a[0].text) else None for a in args]
         start, end = src.token_span(callee), src.token_span(tail[0])
         block_var = block_arg[0].text if len(block_arg) == 1 else ""
-        kernel = aliased_function(self.decls.get(callee.text)) or callee.text
+        kernel = _aliased_function(self.decls.get(callee.text)) or callee.text
         self._add(kernel, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
                   block_var, tok.offset, self._token_value(block_arg[0]) if len(block_arg) == 1 else None)
 
@@ -560,12 +561,12 @@ def _kernel_name(call: ci.Cursor, kids: list[ci.Cursor], conv: Converter) -> str
     where the call depends on a template parameter (libclang leaves it unnamed), the last
     identifier of its callee as written (``ns::kernel<T>`` → ``kernel``)."""
     if call.spelling or not kids:
-        return aliased_function(call.referenced) or call.spelling
+        return _aliased_function(call.referenced) or call.spelling
     names = _IDENT.findall(conv.src.text_of(kids[0]).split("<", 1)[0])
     return names[-1] if names else ""
 
 
-def aliased_function(decl: ci.Cursor | None) -> str:
+def _aliased_function(decl: ci.Cursor | None) -> str:
     """The function a local is initialised with, where a launch goes through it (``auto kernel =
     permute<T, true>; kernel<<<grid, block>>>(…)``), else ""."""
     if decl is None or decl.kind != K.VAR_DECL:
@@ -703,10 +704,15 @@ _DEPTH = 3  # callers followed upwards: main → test driver → launcher; no fi
 
 def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
     """``if (n % B != 0 || …) { …; return; }``: past the ``if``, every ``n % B`` tested is 0."""
+    cond = _rejecting(conv, c)
+    return divisibility(conv, cond, scope, "host check", negated=True) if cond is not None else []
+
+
+def _rejecting(conv: Converter, c: ci.Cursor) -> ci.Cursor | None:
+    """The condition of an ``if`` whose arm leaves the function (or a checking macro's ``if``):
+    past it, the condition failed."""
     cond, then = if_parts(c)
-    if cond is None or then is None or not (_leaves(then) or _check_macro(conv, c)):
-        return []
-    return divisibility(conv, cond, scope, "host check", negated=True)
+    return cond if cond is not None and then is not None and (_leaves(then) or _check_macro(conv, c)) else None
 
 
 _CHECK_MACRO = re.compile(rb"\w*(?:ASSERT|CHECK|ENFORCE|REQUIRE)\w*\s*\(")
