@@ -304,7 +304,7 @@ class KernelAnalyser:
         self.subtile_bounds: dict[str, sy.Expr] = {}  # loop variable -> the program's own sub-tile it counts from or to
         self.contracts: list[Divisibility] = []
         self.tail_handled: set[tuple[str, str]] = set()
-        self.remainders: list[tuple[str, str, int]] = []  # (n, B, line) of each `n % B` evaluated
+        self.remainders: list[tuple[sy.Expr, sy.Expr, int]] = []  # (n, B, line) of each `n % B` evaluated
         self.facts: list[Divisibility] = []  # true on the current path (EVEN_K branches)
         self.tile_guards: list[Comparison] = []  # scalar `if` conditions on tile offsets
         self.flags: dict[str, Flag] = {}
@@ -348,10 +348,14 @@ class KernelAnalyser:
         """``nbytes = nbytes % 16`` after a loop over ``nbytes // 16`` vectors: the kernel goes on
         with the remainder that floor leaves (a tail loop, a cascade of narrower copies). Only a
         remainder computed after the loop counts: one before it is as often a divisibility test."""
-        for loop in self.loops:
-            if loop.trip is not None and any((n, b) == (loop.trip.extent, loop.trip.tile) and line > loop.span.line
-                                             for n, b, line in self.remainders):
-                self.tail_handled.add((loop.trip.extent, loop.trip.tile))
+        floors = [loop for loop in self.loops if loop.trip is not None]
+        if not floors or not self.remainders:
+            return
+        rendered = [(sy.render(n), sy.render(b), line) for n, b, line in self.remainders]
+        for loop in floors:
+            pair = (loop.trip.extent, loop.trip.tile)
+            if any((n, b) == pair and line > loop.span.line for n, b, line in rendered):
+                self.tail_handled.add(pair)
 
     def _scalar_rows(self) -> None:
         """A loop variable that a mask bounds (``active = j < max_j``) walks rows that can pass an
@@ -971,7 +975,7 @@ class KernelAnalyser:
         if isinstance(node, ast.BinOp):
             left, right = self.ev(node.left), self.ev(node.right)
             if isinstance(node.op, ast.Mod) and left.expr is not None and right.expr is not None:
-                self.remainders.append((sy.render(left.expr), sy.render(right.expr), node.lineno))
+                self.remainders.append((left.expr, right.expr, node.lineno))  # rendered only for a floor loop
             return self.binop(_BINOPS.get(type(node.op), "?"), left, right, node)
         if isinstance(node, ast.BoolOp):
             vals = [self.ev(v) for v in node.values]
@@ -2067,7 +2071,7 @@ def _strided_dimension(shape: list[str] | None, tensor: str | None, stride: list
 def _multiple(size: str, tile: str) -> bool:
     """``size`` is ``tile``, a product with ``tile`` as a factor (``2 * C``), or both are literals
     and the tile divides it."""
-    product = not any(op in size for op in "+-/%") and tile in (f.strip() for f in size.split("*"))
+    product = not any(op in size for op in "+-/%") and tile in sy.tile_factors(size)
     return size == tile or product or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0)
 
 
