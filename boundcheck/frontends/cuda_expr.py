@@ -81,6 +81,12 @@ def binary_test(c: ci.Cursor, holds: bool) -> tuple[ci.Cursor, str, list[ci.Curs
     return (c, binary_op(c), kids, holds) if c.kind == K.BINARY_OPERATOR and len(kids) == 2 else None
 
 
+def reads_memory(e: Expr) -> bool:
+    """``e`` holds a value read from memory: the converter keeps a read as its text (a subscript
+    ``offs[b + 1]``, a member through a pointer ``p->n``, a dereference ``*p``)."""
+    return any(s.kind is Kind.OTHER and ("[" in s.name or "->" in s.name or s.name.startswith("*")) for s in syms(e))
+
+
 def is_integer(c: ci.Cursor) -> bool:
     t = c.type.get_canonical()
     return t.kind in _INT_TYPES or t.kind == ci.TypeKind.ENUM

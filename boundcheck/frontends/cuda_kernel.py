@@ -35,6 +35,7 @@ from boundcheck.frontends.cuda_expr import (
     is_integer,
     params,
     pointer_typed,
+    reads_memory,
     split_quotient,
     strip,
 )
@@ -158,8 +159,7 @@ class Guard:
         """Threads of one block can fall on both sides: the limit is a runtime extent, or a value
         the block read from memory (``start >= rows`` with ``rows = offs[b + 1] - offs[b]``)."""
         limit = self.sides[1]
-        return self.boundary or not self.split and Kind.LOOP not in kinds(limit) and any(
-            s.kind is Kind.OTHER and ("[" in s.name or "->" in s.name or s.name.startswith("*")) for s in syms(limit))
+        return self.boundary or not self.split and Kind.LOOP not in kinds(limit) and reads_memory(limit)
 
 
 @dataclass
