@@ -73,10 +73,21 @@ def _analyse(path: str, language: Language, source: str, settings: Settings, lau
     findings: list[Finding] = []
     for rule in selected_rules(settings):
         findings.extend(rule.check(module))
-    unique = {(f.code, f.span, f.message): f for f in findings}  # an inlined helper reports once
-    findings = suppressions.apply(module, list(unique.values()), settings)
+    findings = suppressions.apply(module, _once(findings), settings)
     return sorted(findings, key=Finding.sort_key), True, module.foreign_launches, \
         frozenset(k.name for k in module.kernels)
+
+
+def _once(findings: list[Finding]) -> list[Finding]:
+    """One finding per place and message: an inlined helper reports once, pointing at every call
+    that reaches it."""
+    unique: dict[tuple[str, Span, str], Finding] = {}
+    for f in findings:
+        key = (f.code, f.span, f.message)
+        first = unique.setdefault(key, f)
+        if first is not f:
+            first.related = first.related + tuple(r for r in f.related if r not in first.related)
+    return list(unique.values())
 
 
 def _check_file(args: tuple[str, Language, Settings, Launched | None]

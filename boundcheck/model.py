@@ -262,6 +262,9 @@ class Access:
     # the walks of the loops the access is made in, outermost first, those around the call of an
     # inlined helper included: a loop's own accesses, wherever their lines are
     within: tuple[Walk, ...] = ()
+    # the calls of the inlined helpers the access is made through, outermost first: where a finding
+    # in a helper's body comes from (``copy_vector(dst, src + off)`` under a first-lane guard)
+    calls: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)

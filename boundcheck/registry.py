@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from boundcheck.findings import Finding, Fix
-from boundcheck.model import Kernel, Language, Module, Span
+from boundcheck.model import Access, Kernel, Language, Module, Span
 
 _RULES: dict[str, type[Rule]] = {}
 
@@ -41,12 +41,16 @@ class Rule:
 
     def finding(
         self, module: Module, span: Span, message: str, kernel: Kernel | None = None,
-        fix: Fix | None = None, related: tuple[tuple[Span, str], ...] = (),
+        fix: Fix | None = None, related: tuple[tuple[Span, str], ...] = (), access: Access | None = None,
     ) -> Finding:
+        """A finding at ``span``; one on ``access`` in an inlined helper's body also points at the
+        calls it was reached through (a helper called from several places is reported once, with
+        each call that makes the access wrong)."""
+        calls = tuple((call, "reached through the helper call here") for call in access.calls) if access else ()
         return Finding(
             # one line: code quoted from a multi-line condition keeps its words, not its layout
             code=self.code, name=self.name, message=" ".join(message.split()), path=module.path, span=span,
-            kernel=kernel.name if kernel else None, fix=fix, related=related,
+            kernel=kernel.name if kernel else None, fix=fix, related=related + calls,
         )
 
 

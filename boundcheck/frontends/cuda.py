@@ -15,6 +15,7 @@ import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, params, strip
 from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims, rows_inside
+from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_host import HostLaunch, host_methods, keep_floors, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_parse import (
@@ -64,10 +65,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")}
     fns = functions(parsed.source.root)
-    helpers: dict[str, ci.Cursor] = {}
-    for f in fns:  # a host launcher may share its device helper's name (`adamw_update`): keep the helper
-        if not is_kernel(f) and (f.spelling not in helpers or is_device(f)):
-            helpers[f.spelling] = f
+    helpers = Helpers(fns)
     conv = Converter(src, macros, helpers)
     conv.dependent_operators = True  # this converter reads host code only
     file_contracts: list[Divisibility] = []

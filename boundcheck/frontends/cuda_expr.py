@@ -14,6 +14,7 @@ import types
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 
@@ -28,6 +29,10 @@ from boundcheck.frontends.cuda_parse import (
     unary_op,
 )
 from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, lanes, render, syms
+
+if TYPE_CHECKING:
+    from boundcheck.frontends.cuda_helpers import Helpers
+    from boundcheck.model import Span
 
 K = ci.CursorKind
 _BUILTINS = {"threadIdx": Kind.LANE, "blockIdx": Kind.PROGRAM, "blockDim": Kind.CONST,
@@ -157,7 +162,7 @@ class Converter:
     on_helper_scope = _Hook()
     on_opaque_call = _Hook()
 
-    def __init__(self, src: Source, macros: set[str], helpers: dict[str, ci.Cursor]) -> None:
+    def __init__(self, src: Source, macros: set[str], helpers: Helpers) -> None:
         self.src, self.macros, self.helpers = src, macros, helpers
         self.on_subscript: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_conditional: Callable[[ci.Cursor, Scope], None] | None = None
@@ -166,6 +171,7 @@ class Converter:
         self.on_opaque_call: Callable[[list[ci.Cursor], Scope], None] | None = None
         self.accessors = False  # the kernel takes a tensor accessor (cuda_accessors): look for elements
         self._depth = 0
+        self.calls: list[Span] = []  # the helper calls being inlined, outermost first
         self.values: dict[str, int | None] = {}  # macros and constant variables met, with their values
         # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is; kernels keep
         # such calls opaque (their tiling model was measured that way)
@@ -298,7 +304,7 @@ class Converter:
             return Bin(op, args[0], args[1])
         if name in ("__mul24", "__umul24") and len(args) == 2:
             return Bin("*", args[0], args[1])  # the 24-bit multiply of an index (IMAD macros)
-        helper = self.helpers.get(name or callee(c))
+        helper = self.helpers.of(c)
         if helper is not None and self._depth < 4:
             ret = returned_expr(helper)
             if ret is not None:
@@ -306,10 +312,12 @@ class Converter:
                 if self.on_helper_scope is not None and self.on_subscript is not None:
                     self.on_helper_scope(helper, arg_cursors, scope, inner)
                 self._depth += 1
+                self.calls.append(self.src.span(c))
                 try:
                     return self.expr(ret, inner)
                 finally:
                     self._depth -= 1
+                    self.calls.pop()
             if self.on_helper_call is not None:
                 self.on_helper_call(c, scope)
         elif self.on_opaque_call is not None:
@@ -374,14 +382,15 @@ class Converter:
             return [a for test, at in flag for a in self._atoms(test, at, negated)]
         if flag:
             return []  # a failed conjunction bounds nothing on its own
-        if c.kind == K.CALL_EXPR and c.spelling in self.helpers and self._depth < 4:
-            ret = returned_expr(self.helpers[c.spelling])
+        helper = self.helpers.of(c) if c.kind == K.CALL_EXPR and c.spelling in self.helpers else None
+        if helper is not None and self._depth < 4:
+            ret = returned_expr(helper)
             if ret is None:
                 return []
             args = [self.expr(a, scope) for a in arguments(c)]
             self._depth += 1
             try:
-                return self._atoms(ret, self.helper_scope(self.helpers[c.spelling], args, scope), negated)
+                return self._atoms(ret, self.helper_scope(helper, args, scope), negated)
             finally:
                 self._depth -= 1
         if c.kind != K.BINARY_OPERATOR:

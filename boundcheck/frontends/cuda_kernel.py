@@ -39,6 +39,7 @@ from boundcheck.frontends.cuda_expr import (
     split_quotient,
     strip,
 )
+from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
 from boundcheck.frontends.cuda_list_ends import inclusive_ends
 from boundcheck.frontends.cuda_parse import (
@@ -178,6 +179,7 @@ class Rec:
     equal: tuple[tuple[Expr, Expr], ...] = ()  # the equality tests it is made under (``State.equal``)
     tile_tests: tuple[Comparison, ...] = ()  # the scalar tile tests it is made under (``State.tile_tests``)
     nonneg: bool = False  # its value is kept only through a function that is never negative (`fabsf(x[i])`)
+    calls: tuple[Span, ...] = ()  # the helper calls it is made through (see ``Access.calls``)
 
 
 @dataclass
@@ -201,8 +203,15 @@ def _size(t: ci.Type) -> int:
     return max(t.get_size(), 0)  # libclang answers errors (incomplete, dependent) with negatives
 
 
+def _as_parameter(ref: Ref, param: ci.Cursor) -> Ref:
+    """A caller's pointer bound to a helper's pointer parameter: a buffer of a template's open type
+    is read as the helper's own element type (``copy_vector<__half, 4>(dst, src)`` moves halves)."""
+    known = ref.scalar or _size(param.type.get_canonical().get_pointee())
+    return replace(ref, scalar=known, size=ref.size or known)
+
+
 class KernelBuilder:
-    def __init__(self, fn: ci.Cursor, src: Source, macros: set[str], helpers: dict[str, ci.Cursor],
+    def __init__(self, fn: ci.Cursor, src: Source, macros: set[str], helpers: Helpers,
                  file_contracts: list[Divisibility]) -> None:
         self.fn, self.src = fn, src
         self.conv = Converter(src, macros, helpers)
@@ -393,7 +402,7 @@ class KernelBuilder:
                     pad = Padding(-math.inf)  # below or at every valid lane: as the identity
                 uses.append(Use(red, pad, use_span, via))
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
-                      width=rec.width, text=rec.text, within=rec.within)
+                      width=rec.width, text=rec.text, within=rec.within, calls=rec.calls)
 
     def _loops_at(self, span: Span) -> dict[str, Loop]:
         """The loop each counter name stands for at an access: the innermost loop around it that
@@ -754,7 +763,7 @@ class KernelBuilder:
             if p.type.get_canonical().kind == ci.TypeKind.POINTER:
                 ref = self.resolve(a, st)
                 if ref is not None:
-                    inner.ptrs[p.spelling] = ref
+                    inner.ptrs[p.spelling] = _as_parameter(ref, p)
 
     def _on_opaque_call(self, args: list[ci.Cursor], scope: Scope) -> None:
         """A pointer handed to a call the walker cannot see into (``load128(x + i * 8)``, a
@@ -772,7 +781,7 @@ class KernelBuilder:
     def _inline(self, c: ci.Cursor, args: list[ci.Cursor], st: State, quiet: bool) -> bool:
         """Walk a helper's body with its parameters bound to the call's arguments (``quiet``: the
         arguments' own reads are already recorded)."""
-        helper = self.helpers.get(callee(c))
+        helper = self.helpers.of(c)
         body = next((k for k in child_list(helper) if k.kind == K.COMPOUND_STMT), None) \
             if helper is not None and self.inline_depth < 3 else None
         if body is None:
@@ -783,17 +792,19 @@ class KernelBuilder:
             if p.type.get_canonical().kind == ci.TypeKind.POINTER:
                 ref = self.resolve(a, st)
                 if ref is not None:
-                    inner.ptrs[p.spelling] = ref
+                    inner.ptrs[p.spelling] = _as_parameter(ref, p)
             else:
                 inner.scope.env[p.spelling] = value(a, st.scope)
                 inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
         self.inline_depth += 1
+        self.conv.calls.append(self.src.span(c))
         saved = self.cur
         start = len(self.recs)
         try:
             self.stmt(body, inner)
         finally:
             self.inline_depth -= 1
+            self.conv.calls.pop()
             self.cur = saved
         if quiet:
             self.inlined.update(range(start, len(self.recs)))
@@ -1370,7 +1381,7 @@ class KernelBuilder:
             pad = self._ternary_pad
         self.recs.append(Rec(kind, ref.buffer, self.src.span(c), ref.space, recombined(index),
                              max(1, ref.width), guards, self.src.text_of(c), pad, within=tuple(self.open_loops),
-                             equal=st.equal, tile_tests=st.tile_tests))
+                             equal=st.equal, tile_tests=st.tile_tests, calls=tuple(self.conv.calls)))
 
     _extra_guards: tuple[Guard, ...] = ()
     _ternary_pad: Padding | None = None

@@ -274,6 +274,7 @@ class _Pending:
     conditional: bool = False  # made under an ``if``
     row_tests: tuple[tuple[str, Bound], ...] = ()  # the mask's scalar bounds, by the loop variable they test
     within: tuple[Walk, ...] = ()  # the loops it is made in (see ``Access.within``)
+    calls: tuple[Span, ...] = ()  # the helper calls it is made through (see ``Access.calls``)
     # a tile-sized slot of scratch (triton_tile_slots): the widths it needs to be tiles, and its bounds
     slot: tuple[frozenset[str], tuple[Bound, ...]] | None = None
     index: sy.Expr | None = None  # the flat address (of a pointer tensor; None for a block pointer)
@@ -298,6 +299,7 @@ class KernelAnalyser:
         self.accesses: list[_Pending] = []
         self.loops: list[Loop] = []
         self.open_loops: list[Walk] = []  # the loops being walked, outermost first
+        self.calls: tuple[Span, ...] = ()  # the helper calls being inlined, outermost first
         self.walks = itertools.count()  # numbers each walk of a loop body, the helpers' too
         self.loop_of: dict[str, Loop] = {}
         self.range_stops: dict[str, str] = {}  # loop variable -> the n of its `range(n)` / `range(a, n)`
@@ -1117,6 +1119,7 @@ class KernelAnalyser:
         if isinstance(node.func, ast.Name) and name in self.ctx.jit and self.depth < _MAX_INLINE_DEPTH:
             helper = KernelAnalyser(self.ctx, self.ctx.jit[name], self.depth + 1)
             helper.bound_flags, helper.literal_flags = self._flag_arguments(helper.fn, args, kw)
+            helper.calls = (*self.calls, self.span(node))
             return helper.inline([self.ev(a) for a in args], {k: self.ev(v) for k, v in kw.items()}, self)
         if name == "program_id":
             axis = args[0] if args else kw.get("axis")
@@ -1340,7 +1343,7 @@ class KernelAnalyser:
         if descriptor:
             padding = Padding(0.0) if kind is AccessKind.READ else None
             self.accesses.append(_Pending(kind, text.split(".")[0], span, (), (), padding, tuple(self.facts),
-                                          False, frozenset(), text, None, conditional=self.branches > 0, within=tuple(self.open_loops)))
+                                          False, frozenset(), text, None, conditional=self.branches > 0, within=tuple(self.open_loops), calls=self.calls))
             return Val(flows=(Flow(index, 0.0),) if kind is AccessKind.READ else ())
         assert args is not None
         positional = {"load": ["pointer", "mask", "other", "boundary_check", "padding_option"],
@@ -1428,7 +1431,7 @@ class KernelAnalyser:
                                       rows=_loop_rows(ptr.expr, parts, self.loop_of), row_tests=row_tests,
                                       slot=(slot.widths, slot_bounds) if slot_bounds else None,
                                       index=ptr.expr, whole_last=whole_last, items=items,
-                                      conditional=self.branches > 0, within=tuple(self.open_loops)))
+                                      conditional=self.branches > 0, within=tuple(self.open_loops), calls=self.calls))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
     def _index_names(self, node: ast.expr, axis: int | None = None, depth: int = 0) -> dict[tuple[str, int | None], str]:
@@ -1528,7 +1531,7 @@ class KernelAnalyser:
                                       False, checked, text, None,
                                       shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
                                              if d.axis is not None and d.axis < len(bp.shape)},
-                                      conditional=self.branches > 0, within=tuple(self.open_loops),
+                                      conditional=self.branches > 0, within=tuple(self.open_loops), calls=self.calls,
                                       offsets=tuple(bp.offsets)))
         return Val(expr=sy.Sym(text, sy.Kind.OTHER), flows=flows)
 
@@ -1672,7 +1675,7 @@ class KernelAnalyser:
         dims = tuple(replace(d, tile="1") if d.tile in self._unit_tiles else d for d in dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards + self._fixed_sizes(dims, p.span),
                       p.padding, tuple(p.uses), p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked,
-                      p.text, p.other_at, masked_by=p.masked_by, within=p.within)
+                      p.text, p.other_at, masked_by=p.masked_by, within=p.within, calls=p.calls)
 
     def _fixed_sizes(self, dims: tuple[Dim, ...], span: Span) -> tuple[Bound, ...]:
         """Dimensions of a compile-time extent (a block pointer's shape ``(4096, D)``, ``N_CTX = 4096``

@@ -29,5 +29,5 @@ class UnguardedLoad(Rule):
                 f" the last tile runs past the extent for {smallest_break(first)};"
                 f" {self.fix_hint}, or assert the divisibility"
                 f" (`# boundcheck: assume <extent> % {first.tile or 'TILE'} == 0`)",
-                kernel,
+                kernel, access=access,
             )

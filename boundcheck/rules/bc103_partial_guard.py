@@ -25,7 +25,7 @@ class PartialGuard(Rule):
                 f" but not along {describe_dims(cov.uncovered, access.dims)}{loop}: lanes past that extent read or"
                 f" write the next row or past the end for {smallest_break(first)};"
                 f" add `{first.label} < <extent>` to the mask or guard",
-                kernel,
+                kernel, access=access,
             )
 
 

@@ -30,13 +30,23 @@ class VectorTail(Rule):
                 # a row / column split of the index (`i * 4 / col`, `i * 4 % col`): the lanes run
                 # along the column
                 b = next((b for b in bounds if " % " in b.index), bounds[0])
-                limit, rest = operand(b.limit, "<", right=True), operand(b.limit, "%")
+                # the extent keeps the constant where it sizes it (`len = seq + 1; i < len`), not
+                # where the guard adds it to reach past it (`i * 4 + 3 < n + 3`)
+                written, extent = _limit(b.limit, b.limit_slack), _limit(b.limit, b.limit_slack if b.sized_limit else 0)
+                first_lane = b.index.removesuffix(f" + {b.lane_offset}") if b.lane_offset else b.index
                 yield self.finding(
                     module, access.span,
-                    f"{w}-wide access to `{access.buffer}` is guarded by `{b.index} {b.op} {limit}`,"
-                    f" which checks its first lane only: for {rest} % {w} != 0 the last vector runs"
-                    f" up to {w - 1} elements past the end; guard it with `{b.index} + {w - 1} < {limit}`"
-                    f" and finish the tail with scalar accesses, or assert `{rest} % {w} == 0`",
-                    kernel,
+                    f"{w}-wide access to `{access.buffer}` is guarded by"
+                    f" `{b.index} {b.op} {operand(written, '<', right=True)}`,"
+                    f" which checks its first lane only: for {operand(extent, '%')} % {w} != 0 the last vector"
+                    f" runs up to {w - 1} elements past the end; guard it with"
+                    f" `{first_lane} + {w - 1} < {operand(extent, '<', right=True)}`"
+                    f" and finish the tail with scalar accesses, or assert `{operand(extent, '%')} % {w} == 0`",
+                    kernel, access=access,
                 )
                 break
+
+
+def _limit(limit: str, slack: int) -> str:
+    """``limit`` with the constant ``slack`` added (``n + 3``, ``n - 1``)."""
+    return f"{limit} + {slack}" if slack > 0 else f"{limit} - {-slack}" if slack < 0 else limit

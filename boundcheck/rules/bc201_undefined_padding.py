@@ -43,7 +43,7 @@ class UndefinedPadding(Rule):
                     f" {_chain(use)}; pass `other={_literal(use)}`"
                 )
             yield self.finding(module, access.span, message, kernel, fix=_fix(access, use),
-                               related=padding_places(use))
+                               related=padding_places(use), access=access)
 
 
 def _chain(use: Use) -> str:

@@ -37,7 +37,7 @@ class PaddingNotIdentity(Rule):
                 f"out-of-bounds lanes of `{access.buffer}` are padded with {format_value(pad.value)},"
                 f" which{via} feeds {use.reduction.value}, whose identity is"
                 f" {format_value(use.reduction.identity)}: the padding changes the result; {advice}",
-                kernel, related=padding_places(use),
+                kernel, related=padding_places(use), access=access,
             )
 
 

@@ -197,3 +197,17 @@ def row_copy(X, Y, stride, HEAD: tl.constexpr, BLOCK_D: tl.constexpr):
     assert findings(src) == []
     near = src.replace("padded = HEAD != BLOCK_D", "padded = HEAD > BLOCK_D")
     assert findings(near) == [(line_of(near, "x = tl.load(X + tl.program_id(0) * stride + cols)"), "BC101")]
+
+
+def test_a_finding_in_a_helper_points_at_the_call_that_passes_the_unmasked_case() -> None:
+    """The flags a caller passes decide which of the helper's loads runs: the finding on the
+    helper's unmasked load names that call."""
+    from boundcheck.engine import check_source
+    from boundcheck.model import Language
+    from boundcheck.settings import Settings
+
+    src = HELPER + KERNEL.replace("FIRST", "False").replace("SECOND", "False")
+    found, _ = check_source("k.py", Language.TRITON, src, Settings())
+    assert [(f.span.line, f.code) for f in found] == [(line_of(src, "t = tl.load(ptrs)"), "BC101")]
+    assert [(s.line, note) for s, note in found[0].related] == [
+        (line_of(src, "x = load_tile("), "reached through the helper call here")]

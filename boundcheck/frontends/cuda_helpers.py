@@ -1,0 +1,85 @@
+"""The ``__device__`` helpers a kernel calls, resolved per call: a name can have several bodies
+(overloads, explicit specializations such as ``copy_vector<__half, 4>`` and ``copy_vector<float,
+4>``), and the body walked must be the one the call runs, whose parameter types give the width of
+the vector it moves."""
+
+from __future__ import annotations
+
+import clang.cindex as ci
+
+from boundcheck.frontends.cuda_expr import callee, children
+from boundcheck.frontends.cuda_parse import is_device, is_kernel
+
+K = ci.CursorKind
+
+
+class Helpers(dict[str, ci.Cursor]):
+    """Helper definitions of the main file by name (the device one where a host function shares
+    it), and every definition of each name for :meth:`of`."""
+
+    def __init__(self, fns: list[ci.Cursor]) -> None:
+        super().__init__()
+        self.overloads: dict[str, list[ci.Cursor]] = {}
+        for f in fns:  # a host launcher may share its device helper's name (`adamw_update`): keep the helper
+            if is_kernel(f):
+                continue
+            self.overloads.setdefault(f.spelling, []).append(f)
+            if f.spelling not in self or is_device(f):
+                self[f.spelling] = f
+
+    def of(self, call: ci.Cursor) -> ci.Cursor | None:
+        """The definition ``call`` runs: the one libclang resolved it to, where that is a helper of
+        this file; in a template, where the call's types are still open, the specialization for
+        the same integer arguments (``copy_vector<input_t, 4>`` runs a 4-wide body whatever the
+        type); else the helper of that name."""
+        name = callee(call)
+        found = self.overloads.get(name, [])
+        if len(found) < 2:
+            return self.get(name)
+        ref = call.referenced
+        target = ref.get_definition() if ref is not None else None
+        if target is not None:
+            return next((f for f in found if f == target), self.get(name))
+        wanted = _integer_arguments(call)
+        if wanted:
+            for f in found:
+                if _specialized_as(f, wanted):
+                    return f
+        return self.get(name)
+
+
+def _integer_arguments(call: ci.Cursor) -> dict[int, int]:
+    """The integer literals among a call's explicit template arguments, by position
+    (``f<T, 4>(…)``: ``{1: 4}``)."""
+    kids = children(call)
+    if not kids:
+        return {}
+    tokens = [t.spelling for t in kids[0].get_tokens()]
+    if "<" not in tokens:
+        return {}
+    out, position, depth = {}, 0, 0
+    for tok in tokens[tokens.index("<") + 1:]:
+        if tok in ("<", "(", "["):
+            depth += 1
+        elif tok in (")", "]") or tok == ">" and depth:
+            depth -= 1
+        elif tok == ">":
+            break
+        elif tok == "," and not depth:
+            position += 1
+        elif not depth and tok.isdigit():
+            out[position] = int(tok)
+    return out
+
+
+def _specialized_as(fn: ci.Cursor, wanted: dict[int, int]) -> bool:
+    """``fn`` is an explicit specialization whose integral arguments at ``wanted``'s positions are
+    those values."""
+    count = fn.get_num_template_arguments()
+    if count is None or count < 1:
+        return False
+    for position, value in wanted.items():
+        if position >= count or fn.get_template_argument_kind(position) != ci.TemplateArgumentKind.INTEGRAL \
+                or fn.get_template_argument_value(position) != value:
+            return False
+    return True
