@@ -98,6 +98,9 @@ class Bound:
     # the limit's constant sizes the extent rather than reaching past it: the limit is written as
     # one name (``u < myGLen``, ``myGLen = len + 1``), or is a ceiling (``i < (n - 1) / 32 + 1``)
     sized_limit: bool = False
+    # the limit moves with the block or lane (a causal row's length ``blockIdx.x + 1``): it ends a
+    # window inside the data, whose elements past it are still there to read
+    limit_moves: bool = False
 
     @property
     def bounds_extent(self) -> bool:

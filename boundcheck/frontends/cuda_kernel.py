@@ -834,7 +834,9 @@ class KernelBuilder:
                     # per-block offset of the index, so it is no block-local stand-in
                     b = replace(b, local=False)
                 b = _inside_row(b, limit)
-                out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text), a,
+                # (`i < blockIdx.x + 1`; not `i < min(start + B, n)`, which ends at an extent)
+                moves = bool(kinds(limit) & {Kind.PROGRAM, Kind.LANE}) and Kind.EXTENT not in kinds(limit)
+                out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text, limit_moves=moves), a,
                                  Kind.EXTENT in kinds(limit) or boundary))
             out += [Guard(b, a, False, row=True) for b in _literal_rows(a)]
         return tuple(out)

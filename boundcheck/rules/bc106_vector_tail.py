@@ -21,7 +21,9 @@ class VectorTail(Rule):
             if w <= 1 or access.opaque or access.space is not Space.GLOBAL or any(f.tile == str(w) for f in [*facts, *access.facts]):
                 continue
             for dim in access.dims:
-                bounds = [b for b in access.guards if covers(b, dim) and not b.wrap]
+                # a limit that moves with the block ends a window inside the data: reading a
+                # vector across it stays in memory (the lanes past it are for the kernel to mask)
+                bounds = [b for b in access.guards if covers(b, dim) and not b.wrap and not b.limit_moves]
                 if not bounds or any(b.last_lane_off_by_one(w) for b in bounds):
                     continue  # a guard written for the last lane but off by one is BC104's
                 reach = max(b.lane_offset - b.limit_slack - (1 if b.op == "<=" else 0) for b in bounds)
@@ -43,6 +45,8 @@ class VectorTail(Rule):
                     f" `{first_lane} + {w - 1} < {operand(extent, '<', right=True)}`"
                     f" and finish the tail with scalar accesses, or assert `{operand(extent, '%')} % {w} == 0`",
                     kernel, access=access,
+                    # the fix goes on the guard, which a helper's access can be far from
+                    related=((b.span, "the guard that checks the first lane only"),) if b.span.line != access.span.line else (),
                 )
                 break
 

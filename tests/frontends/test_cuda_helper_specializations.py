@@ -97,16 +97,17 @@ __global__ void sum(float *out, const float *a, const float *b, int n) {
 """
 
 
-def test_a_finding_in_a_helper_points_at_each_call_that_reaches_it() -> None:
-    """The access is in the helper's body; the calls are where the first-lane guard is."""
+def test_a_finding_in_a_helper_points_at_its_guard_and_each_call_that_reaches_it() -> None:
+    """The access is in the helper's body; the guard to fix and the calls are in the kernel."""
     from boundcheck.engine import check_source
     from boundcheck.settings import Settings
 
     found, _ = check_source("k.cu", Language.CUDA, _TWO_CALLS, Settings())
     assert [(f.span.line, f.code) for f in found] == [(line_of(_TWO_CALLS, "*reinterpret_cast<const float4"), "BC106")] * 2
-    calls = {f.message.split("`")[1]: [(s.line, note) for s, note in f.related] for f in found}
-    assert calls == {"a": [(line_of(_TWO_CALLS, "load4(x, a"), "reached through the helper call here")],
-                     "b": [(line_of(_TWO_CALLS, "load4(y, b"), "reached through the helper call here")]}
+    notes = {f.message.split("`")[1]: [(s.line, note) for s, note in f.related] for f in found}
+    guard = (line_of(_TWO_CALLS, "if (4 * i < n)"), "the guard that checks the first lane only")
+    assert notes == {"a": [guard, (line_of(_TWO_CALLS, "load4(x, a"), "reached through the helper call here")],
+                     "b": [guard, (line_of(_TWO_CALLS, "load4(y, b"), "reached through the helper call here")]}
 
 
 _OFFSET_GUARD = """
@@ -142,3 +143,4 @@ def test_a_length_named_with_its_constant_keeps_it_in_the_message() -> None:
     assert [f.code for f in found] == ["BC106"]
     assert "for (seq + 1) % 4 != 0" in found[0].message
     assert "+ 3 < seq + 1`" in found[0].message
+
