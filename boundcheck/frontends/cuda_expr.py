@@ -26,6 +26,7 @@ from boundcheck.frontends.cuda_parse import (
     evaluate,
     first,
     last,
+    location,
     unary_op,
 )
 from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, lanes, render, syms
@@ -72,6 +73,18 @@ def strip(c: ci.Cursor) -> ci.Cursor:
             break
         c = kids[-1]
     return c
+
+
+def initializer(decl: ci.Cursor) -> ci.Cursor | None:
+    """A variable's initializer: the last expression from its name on, where template arguments
+    (``Vec<float, 4> v = load(p)``) and array sizes (``float w[2] = {…}``) come first (in a macro's
+    expansion, ``CUDA_KERNEL_LOOP(i, n)``, every part is at the macro's place)."""
+    array = decl.type.get_canonical().kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY,
+                                               ci.TypeKind.VARIABLEARRAY, ci.TypeKind.DEPENDENTSIZEDARRAY)
+    at = location(decl.location).offset
+    found = [k for k in child_list(decl) if (k.kind.is_expression() or k.kind == K.UNEXPOSED_EXPR)
+             and first(k).offset >= at and not (array and strip(k).kind != K.INIT_LIST_EXPR)]
+    return found[-1] if found else None
 
 
 def binary_test(c: ci.Cursor, holds: bool) -> tuple[ci.Cursor, str, list[ci.Cursor], bool] | None:

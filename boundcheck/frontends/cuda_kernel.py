@@ -32,6 +32,7 @@ from boundcheck.frontends.cuda_expr import (
     callee,
     children,
     const_value,
+    initializer,
     is_integer,
     params,
     pointer_typed,
@@ -494,8 +495,10 @@ class KernelBuilder:
             size = _size(t) or size
             st.ptrs[name] = Ref(name, Space.SHARED, Num(0), size, size)
             return
-        init = next((k for k in child_list(d) if k.kind.is_expression() or k.kind == K.UNEXPOSED_EXPR), None)
+        init = initializer(d)
         if t.kind in (ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY):
+            if init is not None:  # `float w[2] = {x[i], x[i + 1]};` reads memory to fill it
+                self.conv.expr(init, st.scope)
             return  # a per-thread register array: not memory the rules reason about
         if init is None:
             st.scope.env[name] = Sym(name, Kind.OTHER)

@@ -320,7 +320,7 @@ def _instantiation() -> object:
     return fn
 
 
-def _loc(at: ci.SourceLocation) -> Loc:
+def location(at: ci.SourceLocation) -> Loc:
     f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
     _instantiation()(at, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
     return Loc(f.value, line.value, col.value, off.value)
@@ -331,7 +331,7 @@ def first(c: ci.Cursor) -> Loc:
     recompute its file, line, column and offset on every use."""
     loc = getattr(c, "_bc_first", None)
     if loc is None:
-        loc = c._bc_first = _loc(c.extent.start)
+        loc = c._bc_first = location(c.extent.start)
     return loc
 
 
@@ -339,7 +339,7 @@ def last(c: ci.Cursor) -> Loc:
     """Where ``c``'s extent ends (see :func:`first`)."""
     loc = getattr(c, "_bc_last", None)
     if loc is None:
-        loc = c._bc_last = _loc(c.extent.end)
+        loc = c._bc_last = location(c.extent.end)
     return loc
 
 

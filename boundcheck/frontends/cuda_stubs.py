@@ -8,6 +8,27 @@ kernels use (qualifiers as attributes, the index built-ins, vector types, intrin
 VIRTUAL_DIR = "/__boundcheck__"  # where the files boundcheck supplies live (no real file is there)
 STUB_NAME = f"{VIRTUAL_DIR}/cuda_stub.h"
 
+# The CUDA math API's float (``f``) and double functions of one and two arguments, and those that
+# take an int or pointers: a kernel calling one the stub does not declare (``atan2``, ``scalbnf``)
+# is only partly understood (BC001)
+_UNARY = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "cos", "cosh", "cospi", "erf", "erfc", "erfcinv", "erfcx", "erfinv", "exp", "exp10", "exp2", "expm1", "fabs", "floor", "j0", "j1", "lgamma", "log", "log10", "log1p", "log2", "logb", "nearbyint", "normcdf", "normcdfinv", "rcbrt", "rint", "round", "rsqrt", "sin", "sinh", "sinpi", "sqrt", "tan", "tanh", "tgamma", "trunc", "y0", "y1"]
+_BINARY = ["atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "nextafter", "pow", "remainder", "rhypot"]
+_MATH_API = "\n".join(
+    [f"__host__ __device__ float {n}f(float); __host__ __device__ double {n}(double);" for n in _UNARY]
+    + [f"__host__ __device__ float {n}f(float, float); __host__ __device__ double {n}(double, double);"
+       for n in _BINARY]
+    + ["__host__ __device__ float ldexpf(float, int); __host__ __device__ double ldexp(double, int);",
+       "__host__ __device__ float scalbnf(float, int); __host__ __device__ double scalbn(double, int);",
+       "__host__ __device__ int ilogbf(float); __host__ __device__ int ilogb(double);",
+       "__host__ __device__ long lrintf(float); __host__ __device__ long long llrintf(float);",
+       "__host__ __device__ long lroundf(float); __host__ __device__ long long llroundf(float);",
+       "__host__ __device__ float modff(float, float*); __host__ __device__ double modf(double, double*);",
+       "__host__ __device__ float remquof(float, float, int*); __host__ __device__ float nanf(const char*);",
+       "__host__ __device__ void sincospif(float, float*, float*); __host__ __device__ void sincos(double, double*, double*);",
+       "__host__ __device__ float norm3df(float, float, float); __host__ __device__ float rnorm3df(float, float, float);",
+       "__host__ __device__ float norm4df(float, float, float, float);",
+       "__host__ __device__ float rnorm4df(float, float, float, float);"])
+
 STUB_HEADER = r"""
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
@@ -167,6 +188,28 @@ __device__ uint4 make_uint4(unsigned int, unsigned int, unsigned int, unsigned i
 __device__ float3 make_float3(float, float, float);
 __device__ double2 make_double2(double, double);
 __device__ int3 make_int3(int, int, int);
+__device__ uint3 make_uint3(unsigned int, unsigned int, unsigned int);
+__device__ double4 make_double4(double, double, double, double);
+__device__ void cudaGridDependencySynchronize();
+__device__ void cudaTriggerProgrammaticLaunchCompletion();
+__device__ int __float_as_int(float); __device__ float __int_as_float(int);
+__device__ unsigned int __float_as_uint(float); __device__ float __uint_as_float(unsigned int);
+__device__ long long __double_as_longlong(double); __device__ double __longlong_as_double(long long);
+__device__ float __double2float_rn(double);
+__device__ float __powf(float, float); __device__ float __tanf(float); __device__ float __exp10f(float);
+__device__ float __log2f(float); __device__ float __log10f(float);
+__device__ float __fdiv_rn(float, float); __device__ float __frsqrt_rn(float); __device__ float __fsub_rn(float, float);
+__device__ unsigned int __umulhi(unsigned int, unsigned int); __device__ int __mulhi(int, int);
+__device__ unsigned long long __umul64hi(unsigned long long, unsigned long long);
+__device__ unsigned int __sad(int, int, unsigned int); __device__ unsigned int __usad(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __byte_perm(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_l(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __funnelshift_r(unsigned int, unsigned int, unsigned int);
+__device__ int __dp4a(int, int, int); __device__ unsigned int __dp4a(unsigned int, unsigned int, unsigned int);
+__device__ unsigned int __reduce_add_sync(unsigned int, unsigned int);
+__device__ unsigned int __reduce_max_sync(unsigned int, unsigned int);
+__device__ unsigned int __reduce_min_sync(unsigned int, unsigned int);
+template <class T> __device__ unsigned int __match_any_sync(unsigned int, T);
 __device__ void __syncthreads();
 __device__ int __syncthreads_or(int);
 __device__ int __syncthreads_and(int);
@@ -531,6 +574,15 @@ template <bool B, class T, class F> using conditional_t = typename conditional<B
 template <class T> __host__ __device__ constexpr const T& min(const T& a, const T& b) { return b < a ? b : a; }
 template <class T> __host__ __device__ constexpr const T& max(const T& a, const T& b) { return a < b ? b : a; }
 template <class T> __host__ __device__ void swap(T&, T&);
+template <class T, unsigned long N> struct array {
+  T __elems[N ? N : 1];
+  __host__ __device__ T& operator[](unsigned long); __host__ __device__ const T& operator[](unsigned long) const;
+  __host__ __device__ static constexpr unsigned long size() { return N; }
+  __host__ __device__ T* data(); __host__ __device__ const T* data() const;
+  __host__ __device__ T* begin(); __host__ __device__ T* end();
+  __host__ __device__ const T* begin() const; __host__ __device__ const T* end() const; };
+template <unsigned long I, class T, unsigned long N> __host__ __device__ T& get(array<T, N>&);
+template <unsigned long I, class T, unsigned long N> __host__ __device__ const T& get(const array<T, N>&);
 __host__ __device__ bool isinf(float); __host__ __device__ bool isnan(float); __host__ __device__ bool isfinite(float);
 __host__ __device__ float abs(float); __host__ __device__ int abs(int); __host__ __device__ float exp(float);
 __host__ __device__ float sqrt(float); __host__ __device__ float log(float); __host__ __device__ float pow(float, float);
@@ -550,6 +602,7 @@ struct logic_error : exception { template <class S> explicit logic_error(const S
 struct invalid_argument : logic_error { template <class S> explicit invalid_argument(const S&); };
 struct out_of_range : logic_error { template <class S> explicit out_of_range(const S&); };
 }
+""" + _MATH_API + r"""
 extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                                  cudaStream_t stream = 0);
 extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,

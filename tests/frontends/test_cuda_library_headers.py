@@ -126,3 +126,27 @@ def test_fp4_kernels_of_cuda_12_8_are_checked() -> None:
     src = FP4.replace("@GUARD@", "")
     assert findings(src, Language.CUDA) == [(line_of(src, "out[i] ="), "BC101"), (line_of(src, "out[i] ="), "BC102")]
     assert findings(FP4.replace("@GUARD@", "    if (i >= n) return;\n"), Language.CUDA) == []
+
+
+MATH_API = '''\
+#include <array>
+#include <cmath>
+
+__global__ void polar(float* r, float* theta, const float* x, const float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    cudaGridDependencySynchronize();
+    float a = x[i], b = y[i];
+    std::array<float, 2> p{a, b};
+    theta[i] = atan2(std::get<1>(p), p[0]) + atan2f(1.f, 2.f) + sinpif(0.5f);
+    r[i] = scalbnf(hypotf(p[0], p[1]), 1) + __int_as_float(0) + (float)make_uint3(1, 2, 3).x;
+    cudaTriggerProgrammaticLaunchCompletion();
+}
+'''
+
+
+def test_the_math_api_and_std_array_parse() -> None:
+    """``atan2``, ``scalbnf``, ``sinpif``, the programmatic-launch calls and ``std::array`` are
+    the toolkit's: the kernel is analysed (its unguarded accesses reported), not left as BC001."""
+    assert findings(MATH_API, Language.CUDA) == [
+        (line_of(MATH_API, "float a = x[i]"), "BC101"), (line_of(MATH_API, "float a = x[i]"), "BC101"),
+        (line_of(MATH_API, "theta[i] ="), "BC102"), (line_of(MATH_API, "r[i] ="), "BC102")]
