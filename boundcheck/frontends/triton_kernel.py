@@ -22,6 +22,7 @@ from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimens
 from boundcheck.frontends.triton_items import whole_item
 from boundcheck.frontends.triton_signs import written_params
 from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
+from boundcheck.frontends.triton_tile_aliases import aliases, with_aliases
 from boundcheck.frontends.triton_tile_slots import tile_slot
 from boundcheck.frontends.triton_values import (
     ELEMENTWISE,
@@ -320,6 +321,7 @@ class KernelAnalyser:
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
         self.carried_advances: set[int] = set()  # `p = tl.advance(p, d)` calls a loop applies per iteration
         self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
+        self.all_defs: dict[str, list[ast.expr]] = {}  # local name -> every expression assigned to it
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
         self.handed: list[sy.Expr] = []  # addresses moved by a loop, passed to calls it cannot see into
         self.masks: list[tuple[str, Val]] = []  # `name = <comparison>` in the kernel's own body
@@ -336,6 +338,10 @@ class KernelAnalyser:
         self._block(self.fn.body)
         self._remainders_taken_up()
         self.contracts = [f for f in self.contracts if not self._between_sizes(f)]
+        if names := aliases(self.all_defs):
+            self.contracts = list(with_aliases(tuple(self.contracts), names))
+            for p in self.accesses:
+                p.facts = with_aliases(p.facts, names)
         kernel = Kernel(self.name, Language.TRITON, self._name_span(), loops=self.loops,
                         contracts=self.contracts, tail_handled=self.tail_handled,
                         unused_masks=self._unused_masks())
@@ -496,6 +502,7 @@ class KernelAnalyser:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
                     self.defs[target.id] = stmt.value
+                    self.all_defs.setdefault(target.id, []).append(stmt.value)
         if isinstance(stmt, ast.Assign):
             value = self.ev(stmt.value)
             for target in stmt.targets:
