@@ -10,8 +10,6 @@ import clang.cindex as ci
 from boundcheck.frontends.cuda_expr import callee, children
 from boundcheck.frontends.cuda_parse import is_device, is_kernel
 
-K = ci.CursorKind
-
 
 class Helpers(dict[str, ci.Cursor]):
     """Helper definitions of the main file by name (the device one where a host function shares

@@ -837,7 +837,8 @@ class KernelBuilder:
                     # per-block offset of the index, so it is no block-local stand-in
                     b = replace(b, local=False)
                 b = _inside_row(b, limit)
-                # (`i < blockIdx.x + 1`; not `i < min(start + B, n)`, which ends at an extent)
+                # a limit that moves with the block or lane and names no extent (`i < blockIdx.x + 1`,
+                # a causal row's length; not `i < min(start + B, n)`, which can end at the data's end)
                 moves = bool(kinds(limit) & {Kind.PROGRAM, Kind.LANE}) and Kind.EXTENT not in kinds(limit)
                 out.append(Guard(replace(b, op_span=a.op_span, op_text=a.op_text, limit_moves=moves), a,
                                  Kind.EXTENT in kinds(limit) or boundary))

@@ -321,6 +321,7 @@ def _instantiation() -> object:
 
 
 def location(at: ci.SourceLocation) -> Loc:
+    """Where ``at`` is, a macro's expansion read at the place the macro is used."""
     f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
     _instantiation()(at, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col), ctypes.byref(off))
     return Loc(f.value, line.value, col.value, off.value)
