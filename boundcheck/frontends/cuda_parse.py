@@ -20,6 +20,7 @@ from typing import NamedTuple
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_cub import cub_header
+from boundcheck.frontends.cuda_glm import glm_header
 from boundcheck.frontends.cuda_stubs import KNOWN_HEADERS, STUB_HEADER, STUB_NAME, VIRTUAL_DIR
 from boundcheck.frontends.cuda_torch import torch_header
 from boundcheck.model import Span
@@ -554,9 +555,10 @@ def _wanted_flags(args: list[str], directory: str) -> list[str]:
 
 
 def _known_header(include: str) -> str:
-    """What answers a missing include: declarations for PyTorch's and CUB's, a known header of
-    the CUDA samples by name, else nothing."""
-    return torch_header(include) or cub_header(include) or KNOWN_HEADERS.get(os.path.basename(include), "")
+    """What answers a missing include: declarations for PyTorch's, CUB's and GLM's, a known header
+    of the CUDA samples by name, else nothing."""
+    return torch_header(include) or cub_header(include) or glm_header(include) \
+        or KNOWN_HEADERS.get(os.path.basename(include), "")
 
 
 def _include_dirs(args: list[str]) -> list[str]:
@@ -604,15 +606,19 @@ def _project_dir(here: str, name: str) -> str | None:
     """Where a project's build would find a quoted include (its ``-I`` flags are unknown to us):
     the nearest ancestor (up to three levels) that holds ``name`` itself or in exactly one of
     its direct subdirectories; past those, an ancestor that holds ``name`` itself (a path from
-    the repository's root, ``"src/turbomind/kernels/core/meta.h"``, a few levels down)."""
-    d = here
+    the repository's root, ``"src/turbomind/kernels/core/meta.h"``, a few levels down); else the
+    one directory of the tree four levels up that holds it (a module's ``-I`` of a sibling
+    module's sources: ``sensors/…/camera_kernel.cuh`` including ``"pose.cuh"`` of
+    ``geometry/kernels/cuda/csrc``)."""
+    d, top = here, None
     for level in range(3 + _ROOT_LEVELS):
         parent = os.path.dirname(d)
         if parent == d:
-            return None
+            break
         d = parent
         if os.path.isfile(os.path.join(d, name)):
             return d
+        top = d if level <= 3 else top
         if level >= 3:
             continue
         hits = [s for s in _subdirs(d) if os.path.isfile(os.path.join(s, name))]
@@ -620,7 +626,38 @@ def _project_dir(here: str, name: str) -> str | None:
             return hits[0]
         if hits:
             return None
-    return None
+    return _only_holder(top, name) if top is not None else None
+
+
+def _only_holder(top: str, name: str) -> str | None:
+    """The one include directory under ``top`` from which ``name`` (``pose.cuh``, ``a/b.h``) is
+    a file; None where none or several are, or the tree is too large to index."""
+    index = _files_under(top)
+    if index is None:
+        return None
+    parent = os.path.dirname(name)
+    dirs = [d[: len(d) - len(parent)].rstrip(os.sep) if parent else d
+            for d in index.get(os.path.basename(name), ()) if not parent or d.endswith(os.sep + parent)]
+    dirs = [d for d in dirs if os.path.isfile(os.path.join(d, name))]
+    return dirs[0] if len(dirs) == 1 else None
+
+
+_INDEXED_FILES = 20000  # a tree with more files is not indexed (a monorepo's root)
+
+
+@lru_cache(maxsize=8)
+def _files_under(top: str) -> dict[str, tuple[str, ...]] | None:
+    """The directories under ``top`` that hold each file name."""
+    out: dict[str, list[str]] = {}
+    count = 0
+    for d, subdirs, files in os.walk(top):
+        subdirs[:] = [s for s in subdirs if not s.startswith(".")]
+        count += len(files)
+        if count > _INDEXED_FILES:
+            return None
+        for f in files:
+            out.setdefault(f, []).append(d)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _subdirs(d: str) -> tuple[str, ...]:

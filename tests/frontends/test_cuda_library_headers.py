@@ -1,8 +1,10 @@
-"""Kernels built on CUB or on newer CUDA declarations parse without the toolkit: a missing ``cub/``
-include (or a vendored ``3rdparty/cub/cub.cuh``) is answered with CUB's collectives, the stub
-knows ``__grid_constant__``, ``CUtensorMap``, ``fdividef`` and ``uintptr_t``, a quoted include
-written from the repository's root is found however deep the including file lies, and a sized
-``extern __shared__`` tile (which nvcc accepts) parses."""
+"""Kernels built on CUB, GLM or newer CUDA declarations parse without the toolkit: a missing
+``cub/`` include (or a vendored ``3rdparty/cub/cub.cuh``) is answered with CUB's collectives, a
+missing ``glm/`` one with GLM's types, the stub knows ``__grid_constant__``, ``CUtensorMap``,
+``fdividef``, ``uintptr_t``, the math API and ``std::array``, a quoted include written from the
+repository's root is found however deep the including file lies, one of a sibling module's
+directory where only that directory holds it, and a sized ``extern __shared__`` tile (which nvcc
+accepts) parses."""
 
 from __future__ import annotations
 
@@ -77,6 +79,61 @@ def test_an_include_from_the_repository_root_is_found(tmp_path: Path, depth: int
     path.write_text(src)
     found, _ = check_source(str(path), Language.CUDA, src, Settings())
     assert [(f.span.line, f.code) for f in found] == []
+
+
+def _sibling_module(tmp_path: Path, copies: int) -> list:
+    """``sensors/kernels/cuda/k.cu`` includes ``"pose.cuh"``, which the build finds through an
+    ``-I`` of ``geometry/kernels/cuda`` (in ``copies`` places)."""
+    for i in range(copies):
+        d = tmp_path / "pkg" / f"geometry{i}" / "kernels" / "cuda"
+        d.mkdir(parents=True)
+        (d / "pose.cuh").write_text("namespace geo { __device__ inline float twice(float v) { return 2 * v; } }\n")
+    here = tmp_path / "pkg" / "sensors" / "kernels" / "cuda"
+    here.mkdir(parents=True)
+    src = ('#include "pose.cuh"\n'
+           "__global__ void k(const float* x, float* y, int n) {\n"
+           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "    if (i < n) y[i] = geo::twice(x[i]);\n"
+           "}\n")
+    path = here / "k.cu"
+    path.write_text(src)
+    found, _ = check_source(str(path), Language.CUDA, src, Settings())
+    return [(f.span.line, f.code) for f in found]
+
+
+def test_an_include_of_a_sibling_modules_header_is_found(tmp_path: Path) -> None:
+    assert _sibling_module(tmp_path, copies=1) == []
+
+
+def test_a_header_name_held_in_two_places_is_not_guessed(tmp_path: Path) -> None:
+    assert _sibling_module(tmp_path, copies=2) == [(4, "BC001")]
+
+
+GLM = '''\
+#include <glm/glm.hpp>
+#include <glm/gtc/type_ptr.hpp>
+using vec3 = glm::vec<3, float>;
+
+__global__ void project(const float* means, const float* quats, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+@EXIT@
+    vec3 m = glm::make_vec3(means + 3 * i);
+    glm::fquat q(quats[4 * i], quats[4 * i + 1], quats[4 * i + 2], quats[4 * i + 3]);
+    glm::mat3 R = glm::mat3_cast(q);
+    vec3 p = glm::transpose(R) * m + glm::cross(m, vec3(1.f, 0.f, 0.f));
+    glm::fvec2 uv = glm::fvec2(p.x, p.y) * (glm::dot(p, m) / glm::length(p));
+    out[2 * i] = uv.x + R[0][1];
+}
+'''
+
+
+def test_a_glm_kernel_parses_and_is_checked() -> None:
+    """GLM's vectors, matrices and quaternions (Gaussian-splatting kernels) are declared when its
+    headers are missing: the kernel is analysed, not left as BC001."""
+    assert findings(GLM.replace("@EXIT@", "    if (i >= n) return;"), Language.CUDA) == []
+    src = GLM.replace("@EXIT@", "")
+    assert findings(src, Language.CUDA) == [(line_of(src, "glm::fquat q("), "BC101")] * 4 + [
+        (line_of(src, "out[2 * i] ="), "BC102")]
 
 
 SIZED_EXTERN = '''\
