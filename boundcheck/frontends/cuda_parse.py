@@ -36,6 +36,7 @@ MAX_SCANNED = 64
 _ROOT_LEVELS = 6  # ancestors past the third searched for a root-relative include
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
+_NO_CUB = "use of undeclared identifier 'cub'"
 
 _BINARY = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12: ">", 13: "<=",
            14: ">=", 15: "==", 16: "!=", 17: "&", 18: "^", 19: "|", 20: "&&", 21: "||", 22: "=",
@@ -713,6 +714,11 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
         tu = _index().parse(path, args=args, unsaved_files=unsaved,
                             options=ci.TranslationUnit.PARSE_INCOMPLETE)
         more = {m.group(1) for d in tu.diagnostics if (m := _NOT_FOUND.search(d.spelling))} - missing
+        if not more and "cub/cub.cuh" not in missing and any(d.spelling == _NO_CUB for d in tu.diagnostics):
+            # a header that uses CUB and leaves its include to the file that includes it (flashinfer's
+            # topk.cuh): nothing declares `cub`, so CUB's stub is included as the includer would
+            more = {"cub/cub.cuh"}
+            args = [*args, "-include", os.path.join(MISSING_DIR, "cub/cub.cuh")]
         if not more:
             break
         missing |= more

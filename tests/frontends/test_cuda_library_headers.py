@@ -49,6 +49,15 @@ def test_a_return_before_a_cub_block_collective_is_reported() -> None:
     assert findings(src, Language.CUDA) == [(line_of(src, "if (i >= n) return;"), "BC303")]
 
 
+def test_a_header_that_leaves_the_cub_include_to_its_includer_is_checked() -> None:
+    """``topk.cuh`` uses ``cub::BlockReduce`` and includes nothing of CUB (the file that includes
+    it does): with no CUB declared anywhere, CUB's stub is included as that file would."""
+    src = "\n".join(line for line in CUB.replace("@READ@", "    float v = x[i];").splitlines()
+                     if not line.startswith("#include"))
+    found, _ = check_source("topk.cuh", Language.CUDA, src, Settings())
+    assert [(f.span.line, f.code) for f in found] == [(line_of(src, "float v = x[i];"), "BC101")]
+
+
 NEWER = '''\
 #include <cuda.h>
 
