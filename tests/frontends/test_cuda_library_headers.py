@@ -84,13 +84,10 @@ def test_an_include_from_the_repository_root_is_found(tmp_path: Path, depth: int
            "    int i = blockIdx.x * kTile + threadIdx.x;\n"
            "    if (i < t.n) y[i] = x[i];\n"
            "}\n")
-    path = here / "k.cu"
-    path.write_text(src)
-    found, _ = check_source(str(path), Language.CUDA, src, Settings())
-    assert [(f.span.line, f.code) for f in found] == []
+    assert _checked(here / "k.cu", src) == []
 
 
-def _sibling_module(tmp_path: Path, copies: int) -> list:
+def _sibling_module(tmp_path: Path, copies: int) -> list[tuple[int, str]]:
     """``sensors/kernels/cuda/k.cu`` includes ``"pose.cuh"``, which the build finds through an
     ``-I`` of ``geometry/kernels/cuda`` (in ``copies`` places)."""
     for i in range(copies):
@@ -104,7 +101,11 @@ def _sibling_module(tmp_path: Path, copies: int) -> list:
            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
            "    if (i < n) y[i] = geo::twice(x[i]);\n"
            "}\n")
-    path = here / "k.cu"
+    return _checked(here / "k.cu", src)
+
+
+def _checked(path: Path, src: str) -> list[tuple[int, str]]:
+    """The findings on ``src`` written at ``path`` (so that its includes resolve from there)."""
     path.write_text(src)
     found, _ = check_source(str(path), Language.CUDA, src, Settings())
     return [(f.span.line, f.code) for f in found]
