@@ -8,7 +8,7 @@ from __future__ import annotations
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import callee, children
-from boundcheck.frontends.cuda_parse import is_device, is_kernel
+from boundcheck.frontends.cuda_parse import integral_arguments, is_device, is_kernel, literal_arguments
 
 
 class Helpers(dict[str, ci.Cursor]):
@@ -41,7 +41,8 @@ class Helpers(dict[str, ci.Cursor]):
         wanted = _integer_arguments(call)
         if wanted:
             for f in found:
-                if _specialized_as(f, wanted):
+                given = integral_arguments(f)  # an explicit specialization's, by position
+                if all(given.get(p) == v for p, v in wanted.items()):
                     return f
         return self.get(name)
 
@@ -50,34 +51,5 @@ def _integer_arguments(call: ci.Cursor) -> dict[int, int]:
     """The integer literals among a call's explicit template arguments, by position
     (``f<T, 4>(…)``: ``{1: 4}``)."""
     kids = children(call)
-    if not kids:
-        return {}
-    tokens = [t.spelling for t in kids[0].get_tokens()]
-    if "<" not in tokens:
-        return {}
-    out, position, depth = {}, 0, 0
-    for tok in tokens[tokens.index("<") + 1:]:
-        if tok in ("<", "(", "["):
-            depth += 1
-        elif tok in (")", "]") or tok == ">" and depth:
-            depth -= 1
-        elif tok == ">":
-            break
-        elif tok == "," and not depth:
-            position += 1
-        elif not depth and tok.isdigit():
-            out[position] = int(tok)
-    return out
-
-
-def _specialized_as(fn: ci.Cursor, wanted: dict[int, int]) -> bool:
-    """``fn`` is an explicit specialization whose integral arguments at ``wanted``'s positions are
-    those values."""
-    count = fn.get_num_template_arguments()
-    if count is None or count < 1:
-        return False
-    for position, value in wanted.items():
-        if position >= count or fn.get_template_argument_kind(position) != ci.TemplateArgumentKind.INTEGRAL \
-                or fn.get_template_argument_value(position) != value:
-            return False
-    return True
+    tokens = [t.spelling for t in kids[0].get_tokens()] if kids else []
+    return literal_arguments(tokens[tokens.index("<") + 1:]) if "<" in tokens else {}

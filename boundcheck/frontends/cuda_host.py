@@ -24,9 +24,11 @@ from boundcheck.frontends.cuda_parse import (
     first,
     functions,
     in_main_file,
+    integral_arguments,
     is_device,
     is_kernel,
     last,
+    literal_arguments,
     preorder,
     split_groups,
     unary_op,
@@ -468,15 +470,7 @@ def _callee(before: list[Token]) -> tuple[Token | None, list[str]]:
             j -= 1
         if j < 0:
             return None, []
-        arg: list[Token] = []
-        level = 0
-        for t in before[j + 1:i] + [before[i]]:
-            if level == 0 and t.text in (",", ">", ">>"):
-                targs += [arg[0].text] if len(arg) == 1 and arg[0].text.isdigit() else []
-                arg = []
-                continue
-            level += 1 if t.text in ("<", "(") else -1 if t.text in (">", ")") else -2 if t.text == ">>" else 0
-            arg.append(t)
+        targs = [str(v) for _, v in sorted(literal_arguments([t.text for t in before[j + 1:i + 1]]).items())]
         i = j - 1
     if i < 0 or not _IDENT.fullmatch(before[i].text):
         return None, []
@@ -488,9 +482,7 @@ def _template_values(call: ci.Cursor) -> list[str]:
     them (``k<WKV * 2>`` with ``#define WKV 64``: 128), in order; empty where the callee is no
     specialization (a launch inside a template)."""
     fn = call.referenced
-    n = fn.get_num_template_arguments() if fn is not None and fn.kind == K.FUNCTION_DECL else -1
-    return [str(fn.get_template_argument_value(i)) for i in range(max(n, 0))
-            if fn.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL]
+    return [str(v) for v in integral_arguments(fn).values()] if fn is not None else []
 
 
 def rounded_up(name: str, value: Expr) -> list[Divisibility]:

@@ -346,6 +346,34 @@ def last(c: ci.Cursor) -> Loc:
     return loc
 
 
+def integral_arguments(fn: ci.Cursor) -> dict[int, int]:
+    """The integral template arguments of a function specialization as the compiler reads them
+    (``k<WKV * 2>`` with ``#define WKV 64``: 128), by position; none for a template itself or a
+    plain function."""
+    n = fn.get_num_template_arguments() if fn.kind == ci.CursorKind.FUNCTION_DECL else -1
+    return {i: fn.get_template_argument_value(i) for i in range(max(n, 0))
+            if fn.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL}
+
+
+def literal_arguments(tokens: list[str]) -> dict[int, int]:
+    """The template arguments written as one integer literal, by position, from the tokens after a
+    ``<`` to its ``>`` (``T, 4>``: ``{1: 4}``)."""
+    out: dict[int, int] = {}
+    arg: list[str] = []
+    level = position = 0
+    for t in tokens:
+        if level == 0 and t in (",", ">", ">>"):
+            if len(arg) == 1 and arg[0].isdigit():
+                out[position] = int(arg[0])
+            if t != ",":
+                break
+            arg, position = [], position + 1
+            continue
+        level += 1 if t in ("<", "(") else -1 if t in (">", ")") else -2 if t == ">>" else 0
+        arg.append(t)
+    return out
+
+
 def preorder(c: ci.Cursor):
     """Pre-order traversal over :func:`child_list` (the cursor itself first)."""
     stack = [c]
