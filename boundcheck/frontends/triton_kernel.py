@@ -320,8 +320,7 @@ class KernelAnalyser:
         self.returned: Val | None = None
         self.labels: dict[str, str] = {}  # lane source -> the first variable that names it
         self.carried_advances: set[int] = set()  # `p = tl.advance(p, d)` calls a loop applies per iteration
-        self.defs: dict[str, ast.expr] = {}  # local name -> the expression last assigned to it
-        self.all_defs: dict[str, list[ast.expr]] = {}  # local name -> every expression assigned to it
+        self.defs: dict[str, list[ast.expr]] = {}  # local name -> every expression assigned to it, in order
         self.tiles: set[str] = set()  # sizes the kernel cuts an extent into (cdiv divisors, range steps)
         self.handed: list[sy.Expr] = []  # addresses moved by a loop, passed to calls it cannot see into
         self.masks: list[tuple[str, Val]] = []  # `name = <comparison>` in the kernel's own body
@@ -338,7 +337,8 @@ class KernelAnalyser:
         self._block(self.fn.body)
         self._remainders_taken_up()
         self.contracts = [f for f in self.contracts if not self._between_sizes(f)]
-        if names := aliases(self.all_defs):
+        # only where a fact can carry over: every kernel would pay for the reading otherwise
+        if (self.contracts or any(p.facts for p in self.accesses)) and (names := aliases(self.defs)):
             self.contracts = list(with_aliases(tuple(self.contracts), names))
             for p in self.accesses:
                 p.facts = with_aliases(p.facts, names)
@@ -501,8 +501,7 @@ class KernelAnalyser:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 if isinstance(target, ast.Name):
-                    self.defs[target.id] = stmt.value
-                    self.all_defs.setdefault(target.id, []).append(stmt.value)
+                    self.defs.setdefault(target.id, []).append(stmt.value)
         if isinstance(stmt, ast.Assign):
             value = self.ev(stmt.value)
             for target in stmt.targets:
@@ -717,7 +716,7 @@ class KernelAnalyser:
 
     def _local_flag(self, name: str, taken: bool) -> list[Divisibility]:
         """A name assigned once from a test (``padded_head = D != BLOCK_D``): the facts of that test."""
-        value = self.defs.get(name)
+        value = self.defs[name][-1] if name in self.defs else None
         if value is None or self._assigned.get(name) != 1 or name in self._resolving \
                 or not isinstance(value, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Name)) \
                 or any(isinstance(n, ast.Call) for n in ast.walk(value)):
@@ -1458,7 +1457,7 @@ class KernelAnalyser:
                 source, own = next(iter(found))
                 return {(source, own if own is not None else axis): node.id}
             if node.id in self.defs:
-                return self._index_names(self.defs[node.id], axis, depth + 1)
+                return self._index_names(self.defs[node.id][-1], axis, depth + 1)
             return out
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):

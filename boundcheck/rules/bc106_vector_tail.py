@@ -35,14 +35,15 @@ class VectorTail(Rule):
                 # the extent keeps the constant where it sizes it (`len = seq + 1; i < len`), not
                 # where the guard adds it to reach past it (`i * 4 + 3 < n + 3`)
                 written, extent = _limit(b.limit, b.limit_slack), _limit(b.limit, b.limit_slack if b.sized_limit else 0)
-                first_lane = b.index.removesuffix(f" + {b.lane_offset}") if b.lane_offset else b.index
+                # the index already names lane_offset lanes past the first (`i * 4 + 3`)
+                last_lane = f"{b.index} + {w - 1 - b.lane_offset}" if w - 1 > b.lane_offset else b.index
                 yield self.finding(
                     module, access.span,
                     f"{w}-wide access to `{access.buffer}` is guarded by"
                     f" `{b.index} {b.op} {operand(written, '<', right=True)}`,"
                     f" which checks its first lane only: for {operand(extent, '%')} % {w} != 0 the last vector"
                     f" runs up to {w - 1} elements past the end; guard it with"
-                    f" `{first_lane} + {w - 1} < {operand(extent, '<', right=True)}`"
+                    f" `{last_lane} < {operand(extent, '<', right=True)}`"
                     f" and finish the tail with scalar accesses, or assert `{operand(extent, '%')} % {w} == 0`",
                     kernel, access=access,
                     # the fix goes on the guard, which a helper's access can be far from

@@ -122,25 +122,24 @@ __global__ void copy(float *y, const float *x, int n, int seq) {
 """
 
 
-def test_the_message_quotes_the_guard_as_written_and_fixes_its_last_lane() -> None:
+def _only_message(guard: str) -> str:
+    """The message of the one finding, a BC106, on the copy kernel under ``guard``."""
     from boundcheck.engine import check_source
     from boundcheck.settings import Settings
 
-    src = _OFFSET_GUARD.replace("GUARD", "i * 4 + 3 < n + 3")
-    found, _ = check_source("k.cu", Language.CUDA, src, Settings())
+    found, _ = check_source("k.cu", Language.CUDA, _OFFSET_GUARD.replace("GUARD", guard), Settings())
     assert [f.code for f in found] == ["BC106"]
-    assert "is guarded by `(blockIdx.x * blockDim.x + threadIdx.x) * 4 + 3 < n + 3`" in found[0].message
-    assert "for n % 4 != 0" in found[0].message
-    assert "guard it with `(blockIdx.x * blockDim.x + threadIdx.x) * 4 + 3 < n`" in found[0].message
+    return found[0].message
+
+
+def test_the_message_quotes_the_guard_as_written_and_fixes_its_last_lane() -> None:
+    message = _only_message("i * 4 + 3 < n + 3")
+    assert "is guarded by `(blockIdx.x * blockDim.x + threadIdx.x) * 4 + 3 < n + 3`" in message
+    assert "for n % 4 != 0" in message
+    assert "guard it with `(blockIdx.x * blockDim.x + threadIdx.x) * 4 + 3 < n`" in message
 
 
 def test_a_length_named_with_its_constant_keeps_it_in_the_message() -> None:
-    from boundcheck.engine import check_source
-    from boundcheck.settings import Settings
-
-    src = _OFFSET_GUARD.replace("GUARD", "i * 4 < len")
-    found, _ = check_source("k.cu", Language.CUDA, src, Settings())
-    assert [f.code for f in found] == ["BC106"]
-    assert "for (seq + 1) % 4 != 0" in found[0].message
-    assert "+ 3 < seq + 1`" in found[0].message
-
+    message = _only_message("i * 4 < len")
+    assert "for (seq + 1) % 4 != 0" in message
+    assert "+ 3 < seq + 1`" in message
