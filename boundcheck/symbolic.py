@@ -580,6 +580,7 @@ def _intrinsic(t: Term, lane_name: str, axis: int | None, span: Span) -> Bound |
         inner = f.expr if isinstance(f, Axis) else f
         while isinstance(inner, Bin) and inner.op in ("//", ">>") and not lanes(inner.right):
             inner = inner.left  # (i % M) // g stays below M // g: still in bounds
+            inner = inner.expr if isinstance(inner, Axis) else inner  # (offs % N)[None, :] // 2
         if isinstance(inner, Bin) and inner.op == "%" and any(n == lane_name for n, _ in lanes(inner.left)) \
                 and not lanes(inner.right) and _wraps_by_size(inner.right, lane_name):
             return Bound(lane_name, render(inner.left), "<", render(inner.right), True, span,

@@ -82,3 +82,27 @@ def test_a_tile_index_wrapped_by_a_rounded_up_count_written_as_a_floor_reaches_t
     """``(D + BLOCK_D - 1) // BLOCK_D`` is a ceiling: Liger's fused MoE kernels count tiles so."""
     src = TILES.format(count="(D + BLOCK_D - 1) // BLOCK_D")
     assert findings(src) == [(line_of(src, "x = tl.load"), "BC101"), (line_of(src, "tl.store"), "BC102")]
+
+
+PACKED_ROWS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def zero_points(zp_ptr, o_ptr, N, K, stride, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    offs_n = (tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    zp = tl.load(zp_ptr + (offs_n[None, :] // 2) * stride + offs_k[:, None], mask=offs_k[:, None] < K, other=0)
+    tl.store(o_ptr + offs_k, tl.sum(zp, axis=1), mask=offs_k < K)
+"""
+
+
+def test_a_wrapped_lane_broadcast_then_halved_stays_inside_the_packed_rows() -> None:
+    # (offs_n % N)[None, :] // 2 <= (N - 1) // 2: two int4 zero points per byte row
+    assert findings(PACKED_ROWS) == []
+
+
+def test_the_broadcast_lane_halved_without_the_wrap_is_a_partial_guard() -> None:
+    src = PACKED_ROWS.replace(" % N\n", "\n")
+    assert findings(src) == [(line_of(src, "zp = tl.load"), "BC103")]
