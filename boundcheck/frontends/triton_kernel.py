@@ -20,6 +20,7 @@ from boundcheck.frontends.triton_configs import config_values
 from boundcheck.frontends.triton_flags import FlagPath
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_items import whole_item
+from boundcheck.frontends.triton_presence import NONE, Optional, argument_presence, presence, rewritten
 from boundcheck.frontends.triton_signs import written_params
 from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
 from boundcheck.frontends.triton_tile_aliases import aliases, with_aliases
@@ -114,6 +115,8 @@ class ModuleContext:
     launch_buffers: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=dict)
     buffer_users: dict[tuple[int, str], list[tuple[str, str]]] = field(default_factory=dict)
     written: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # kernel -> written_params
+    # an `if` test (by node id) with its `p is not None` on helper parameters made flags (triton_presence)
+    presence_tests: dict[int, ast.expr | None] = field(default_factory=dict)
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
@@ -422,8 +425,49 @@ class KernelAnalyser:
         bound = dict(zip(params, args))
         bound.update({k: v for k, v in kwargs.items() if k in params})
         self._bind_params(bound)
+        self._bind_presence()
         self._block(self.fn.body)
         return self.returned or Val()
+
+    def _bind_presence(self) -> None:
+        """Each parameter's ``p is not None`` as a flag of the caller's (``triton_presence``): settled
+        where the argument says, with the facts of the test that chose it, and compile-time either way."""
+        for a in [*self.fn.args.args, *self.fn.args.kwonlyargs]:
+            value, flag = self.env[a.arg], presence(a.arg)
+            facts, known = argument_presence(value.expr, value.extra.get("optional"), value.number)
+            if facts is not None:
+                self.bound_flags[flag] = facts
+            if known is not None:
+                self.literal_flags[flag] = known
+            self.env[flag] = Val(expr=sy.Sym(flag if known is None else str(known), sy.Kind.CONST))
+
+    def _presence_test(self, test: ast.expr) -> ast.expr:
+        """In an inlined helper, ``test`` with its ``p is not None`` on parameters made the caller's flags."""
+        if not self.depth:
+            return test
+        key = id(test)
+        if key not in self.ctx.presence_tests:
+            params = {a.arg for a in [*self.fn.args.args, *self.fn.args.kwonlyargs]} - set(self._assigned)
+            self.ctx.presence_tests[key] = rewritten(test, params)
+        return self.ctx.presence_tests[key] or test
+
+    def _truth(self, test: ast.expr) -> bool | None:
+        """The value ``test`` has on this path, where the caller settled it (``not PADDED_HEAD``)."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self._truth(test.operand)
+            return None if inner is None else not inner
+        flag = self._constant_flag(test)
+        if flag is not None:
+            return flag
+        expr = self.ev(test).expr if isinstance(test, ast.Name) else None
+        return {"True": True, "False": False}.get(expr.name) if isinstance(expr, sy.Sym) else None
+
+    def _optional(self, value: Val, test: ast.expr, absent_when: bool) -> Val:
+        """``value``, which is ``None`` instead where ``test`` has the outcome ``absent_when``."""
+        known = self._truth(test)
+        optional = Optional(tuple(self._branch_facts(test, not absent_when)), tuple(self._branch_facts(test, absent_when)),
+                            None if known is None else known != absent_when)
+        return replace(value, extra={**value.extra, "optional": optional})
 
     def _name_span(self) -> Span:
         line = self.fn.lineno
@@ -546,7 +590,7 @@ class KernelAnalyser:
                 self._bind(el, items[i] if i < len(items) else Val() if items else self._sym(el))
 
     def _if(self, stmt: ast.If) -> None:
-        test = stmt.test
+        test = self._presence_test(stmt.test)
         saved_facts, saved_guards, saved_path = list(self.facts), list(self.tile_guards), self.path.copy()
         cond = self.ev(test)
         if isinstance(cond.expr, sy.Sym) and cond.expr.name in ("True", "False"):
@@ -594,6 +638,10 @@ class KernelAnalyser:
             old, new = before.get(name), self.env[name]
             if old is not None and _boolean(old) and _boolean(new) and old.expr != new.expr:
                 self.env[name] = Val(expr=sy.Sym(name, sy.Kind.OTHER))
+        for name in {*in_body, *in_else}:  # `if MASK: offs = start + arange(0, B) else: offs = None`
+            body, orelse = in_body.get(name, before.get(name)), in_else.get(name, before.get(name))
+            if body is not None and orelse is not None and (body.expr == NONE) != (orelse.expr == NONE):
+                self.env[name] = self._optional(orelse if body.expr == NONE else body, test, body.expr == NONE)
         if key is not None:
             for taken, branch in ((True, in_body), (False, in_else)):
                 self.scoped[(key, taken)] = {n: (v, self.env[n]) for n, v in branch.items()}
@@ -981,7 +1029,9 @@ class KernelAnalyser:
                 return Val(expr=sy.Num(v), number=float(v))
             return self._sym(node, sy.Kind.CONST)
         if isinstance(node, ast.BinOp):
-            left, right = self.ev(node.left), self.ev(node.right)
+            arithmetic = isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Div, ast.Mod))
+            left, right = (self._numeric(node.left), self._numeric(node.right)) if arithmetic \
+                else (self.ev(node.left), self.ev(node.right))
             if isinstance(node.op, ast.Mod) and left.expr is not None and right.expr is not None:
                 self.remainders.append((left.expr, right.expr, node.lineno))  # rendered only for a floor loop
             return self.binop(_BINOPS.get(type(node.op), "?"), left, right, node)
@@ -1014,9 +1064,22 @@ class KernelAnalyser:
             return self._sym(node, kind)
         if isinstance(node, ast.IfExp):
             self.ev(node.test)
+            arms = (node.body, node.orelse)
+            nones = [isinstance(a, ast.Constant) and a.value is None for a in arms]
+            if nones.count(True) == 1 and not self._accesses_memory(node):  # `None if not PADDED else offs`
+                return self._optional(self.ev(arms[nones.index(False)]), node.test, nones[0])
             if not self._accesses_memory(node):  # `a if USE_WINDOW else b`: either may hold at run time
                 return replace(self._sym(node), extra={"branches": (self.ev(node.body), self.ev(node.orelse))})
         return self._sym(node)
+
+    def _numeric(self, node: ast.expr) -> Val:
+        """``node``'s value as an operand of arithmetic: a scalar test (``masked = n % B != 0``) counts
+        as an unknown 0 or 1 (``n_blocks - masked``), not as a mask."""
+        value = self.ev(node)
+        scalar = value.conds and not any(sy.lanes(c.left) or sy.lanes(c.right) for c in value.conds)
+        if value.expr is None and scalar and not value.flows:
+            return Val(expr=sy.Sym(self.text(node), sy.Kind.OTHER))
+        return value
 
     def binop(self, op: str, a: Val, b: Val, node: ast.AST | None = None) -> Val:
         if op == "&":
@@ -1180,7 +1243,7 @@ class KernelAnalyser:
         axis_given = name in ("max", "min") and len(args) == 2 and isinstance(node.func, ast.Attribute) \
             and isinstance(args[1], ast.Constant) and type(args[1].value) is int  # tl.min(x, 1): a reduction
         if name in ("maximum", "minimum", "max", "min") and len(args) >= 2 and "axis" not in kw and not axis_given:
-            return self._minmax(name, [self.ev(a) for a in args])
+            return self._minmax(name, [self._numeric(a) for a in args])
         if name == "where" and len(args) == 3:
             return self._where(args)
         if name in _REDUCTIONS or name in ("dot", "reduce"):
