@@ -692,7 +692,7 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
         out.append(Bound(
             source=lane_name, index=render(left), op=op, limit=terms_text(lim_var),
             limit_is_extent=is_extent, span=span, limit_slack=_int(constant(lim_terms)),
-            lane_offset=0 if descending else _int(constant(idx_terms)), local=local, axis=axis,
+            lane_offset=0 if descending else _lane_offset(idx_terms), local=local, axis=axis,
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds), sized_limit=ceiling,
         ))
     return out
@@ -774,6 +774,17 @@ def _mentions_const_extent(lim: list[Term]) -> bool:
 
 def _int(v: float) -> int:
     return int(v) if float(v).is_integer() else 0
+
+
+def _lane_offset(idx_terms: list[Term]) -> int:
+    """The constant an index adds to its lane: ``i + 3`` adds 3. In ``i + B - 1`` (the last of a
+    run of B elements, B a compile-time size) the ``- 1`` is no step below the lane: each size term
+    counts as at least 1, so the offset is at least 0."""
+    offset = _int(constant(idx_terms))
+    if offset < 0:
+        offset += sum(int(t.coeff) for t in variable(idx_terms) if t.coeff >= 1 and float(t.coeff).is_integer()
+                      and _term_kinds(t) == {Kind.CONST})
+    return offset
 
 
 # --- floor divisions ------------------------------------------------------------------------
