@@ -917,6 +917,7 @@ def tile_test_bounds(tests: list[Comparison] | tuple[Comparison, ...], parts: li
             left, op, right = g.right, FLIP[g.op], g.left
         else:
             continue
+        left, right = _remainder_test(left, right)
         names = {s.name for s in syms(left) if s.kind in (Kind.PROGRAM, Kind.LOOP)}
         if not names or kinds(right) & {Kind.PROGRAM, Kind.LOOP, Kind.LANE}:
             continue
@@ -924,6 +925,15 @@ def tile_test_bounds(tests: list[Comparison] | tuple[Comparison, ...], parts: li
             if p.offset_syms & names and _reaches_tile_end(left, op, p.dim.tile):
                 out.append(Bound(p.dim.source, render(left), op, render(right), True, g.span, axis=p.dim.axis, wrap=True))
     return out
+
+
+def _remainder_test(left: Expr, right: Expr) -> tuple[Expr, Expr]:
+    """``k <= n - start`` (what is left past the tile's start holds k: ``row_remain >= BLOCK``) as
+    the test ``start + k <= n`` it is."""
+    if isinstance(right, Bin) and right.op == "-" and not kinds(left) & {Kind.PROGRAM, Kind.LOOP} \
+            and kinds(right.right) & {Kind.PROGRAM, Kind.LOOP} and not kinds(right.left) & {Kind.PROGRAM, Kind.LOOP}:
+        return Bin("+", right.right, left), right.left
+    return left, right
 
 
 def _reaches_tile_end(start: Expr, op: str, tile: str | None) -> bool:
