@@ -377,7 +377,7 @@ def dims_of(
             loop = next((loops[s.name] for t in groups[i] for f in t.factors for s in syms(f)
                          if s.kind is Kind.LOOP and s.name in loops), None)
             dim = Dim(
-                source=lane_name, label=label or lane_name, tile=_tile_of(lane_name),
+                source=lane_name, label=label or lane_name, tile=tile_of(lane_name),
                 tiling=_tiling(ks), axis=axis, loop=loop, pitches=_pitches(terms, lt),
                 contiguous=_innermost(lt),
             )
@@ -405,7 +405,7 @@ def _multiple_of_tile(term: Term, lane_term: Term) -> bool:
     """``term`` is the lane's tile times further factors: the tile a factor, or a literal tile
     dividing its coefficient. A thread index's tile (``blockDim.x``) is never written in the
     offsets that step by it (``i0 += warp_size``): no sum is judged against it."""
-    tiles = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
+    tiles = {tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
     names = {render(f) for f in term.factors}
     return all(t.startswith("blockDim.") for t in tiles) or any(
         t in names or t.isdigit() and int(t) and abs(term.coeff) % int(t) == 0 for t in tiles)
@@ -476,7 +476,7 @@ def _pitches(terms: list[Term], lane_term: Term) -> tuple[str, ...]:
     """Single sizes by which another term steps past this lane's stride: ``off_hb * seqlen_q_rounded``
     next to ``offs_m`` makes ``seqlen_q_rounded`` the length of the rows ``offs_m`` runs along."""
     stride = _stride_key(lane_term)
-    tile = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)}
+    tile = {tile_of(n) for f in lane_term.factors for n, _ in lanes(f)}
     out = []
     for t in terms:
         if t is lane_term or any(lanes(f) for f in t.factors) \
@@ -493,7 +493,7 @@ def _whole_tile_pitch(terms: list[Term], lane_term: Term, lane_name: str, axis: 
     """Another lane dimension's stride is the tile times a further size (``o_t * (H * BV)`` next
     to ``i_h * BV + arange(0, BV)``): a row holds a whole number of tiles, so no tile of this
     dimension is partial. Rows of ``n`` elements would have pitch ``n``, not ``H * BV``."""
-    tile = _tile_of(lane_name)
+    tile = tile_of(lane_name)
     if tile is None or tile.startswith("blockDim.") or not tile.isidentifier():
         return None
     stride = _stride_key(lane_term)
@@ -522,7 +522,7 @@ def _steps_by_tile(offset: Term, lane_term: Term, alias_of: Callable[[str], Expr
     """``pid * BLOCK`` is the tile offset of ``arange(0, BLOCK)``; ``row * stride`` is not: a
     program or loop offset belongs to a lane dimension only when, past the lane's stride, it is
     the tile times program / loop symbols (and constants) alone."""
-    tiles = {_tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
+    tiles = {tile_of(n) for f in lane_term.factors for n, _ in lanes(f)} - {None}
     rest = without(offset.factors, [render(f) for f in lane_term.factors if not lanes(f)])
     if rest is None:
         return False
@@ -565,7 +565,7 @@ def _past_alias(alias_of: Callable[[str], Expr | None] | None, tile: str, offset
     return without(rest, [render(f) for f in terms[0].factors])
 
 
-def _tile_of(lane_name: str) -> str | None:
+def tile_of(lane_name: str) -> str | None:
     """``tl.arange(0, BLOCK)`` → ``BLOCK``; ``threadIdx.x`` → ``blockDim.x``."""
     if lane_name.startswith("arange(") and "," in lane_name:
         return lane_name[len("arange("):-1].split(",", 1)[1].strip()
@@ -599,7 +599,7 @@ def _floor_wrapped_tile(terms: list[Term], lane_term: Term, lane_name: str, axis
     the tile index is below ``n // B``, so its whole tile lies below ``n`` (the tail tile is never
     visited: a floored grid or loop count says so where it is written). Another step along the lane
     (``+ B``, ``+ 1``) leaves it unbounded."""
-    tile = _tile_of(lane_name)
+    tile = tile_of(lane_name)
     if tile is None or lane_term.coeff != 1:
         return None
     stride = [render(f) for f in lane_term.factors if not lanes(f)]
@@ -713,7 +713,7 @@ def descending_bounds(left: Expr, op: str, right: Expr, span: Span) -> list[Boun
             continue
         downward = [t for t in terms if t is not lt and t.coeff < 0 and _term_kinds(t) & {Kind.PROGRAM, Kind.LOOP}
                     and _steps_by_tile(Term(-t.coeff, t.factors), lt)]
-        tile = {_tile_of(n) for f in lt.factors for n, _ in lanes(f)}
+        tile = {tile_of(n) for f in lt.factors for n, _ in lanes(f)}
         stride = sorted(render(f) for f in lt.factors if not lanes(f))
         # `- (pid + 1) * BLOCK`: the first tile ends one below the end, not BLOCK - 1 past it
         below = sum(t.coeff for t in terms if sorted(render(f) for f in t.factors) in
@@ -744,7 +744,7 @@ def _within_own_tile(idx_terms: list[Term], lim_terms: list[Term]) -> bool:
     if len(idx_var) != 1 or constant(idx_terms) or constant(lim_terms) or not lim_var:
         return False
     only = idx_var[0]
-    return only.coeff == 1 and len(only.factors) == 1 and _tile_of(render(only.factors[0])) == terms_text(lim_var)
+    return only.coeff == 1 and len(only.factors) == 1 and tile_of(render(only.factors[0])) == terms_text(lim_var)
 
 
 def always_true(left: Expr, op: str, right: Expr) -> bool:

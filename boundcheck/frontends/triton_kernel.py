@@ -601,7 +601,7 @@ class KernelAnalyser:
         self.tile_guards.extend(sy.scalar_tests(cond.conds or ()))
         key = self.text(test) if self._compile_time(test) else None
         before = dict(self.env)
-        assigned, feasible = [], []
+        assigned, feasible, ended = [], [], []
         for taken, body in ((True, stmt.body), (False, stmt.orelse)):
             self.env = dict(before)  # each branch starts from the state before the if
             if not taken:
@@ -619,6 +619,7 @@ class KernelAnalyser:
                 self._block(body)
                 self.branches -= 1
             assigned.append({n: v for n, v in self.env.items() if v is not entry.get(n)})
+            ended.append(tuple(f for f in self.facts if f not in saved_facts))  # with what the path implies
         in_body, in_else = assigned
         self.env = {**before, **in_body, **in_else}  # later code sees the else value where both assign
         for name in set(in_body) & set(in_else):  # `if B != n: m = offs < n else: m = tl.full(.., 1)`
@@ -634,6 +635,11 @@ class KernelAnalyser:
                                             for f in self._branch_flows(name, branch, before, facts)))
                 if flows != self.env[name].flows:
                     self.env[name] = replace(self.env[name], flows=flows)
+        if key is not None and all(feasible):
+            for name in set(in_body) & set(in_else):
+                if in_body[name].conds or in_else[name].conds:
+                    self.env[name] = _fullest_mask(self.env[name], (*_alternatives(in_body[name], ended[0]),
+                                                                    *_alternatives(in_else[name], ended[1])))
         for name in set(in_body) ^ set(in_else):  # skip = False; if c: skip = True -> either, at run time
             old, new = before.get(name), self.env[name]
             if old is not None and _boolean(old) and _boolean(new) and old.expr != new.expr:
@@ -1854,6 +1860,42 @@ def _named(dim: Dim, names: dict[tuple[str, int | None], str]) -> Dim:
     """The dimension labelled by the variable its index writes it with, where there is one."""
     name = names.get((dim.source, dim.axis))
     return replace(dim, label=name) if name is not None else dim
+
+
+Choice = tuple[tuple[Divisibility, ...], Val]  # a value one branch of a compile-time test gives, with its facts
+
+
+def _alternatives(value: Val, facts: tuple[Divisibility, ...]) -> tuple[Choice, ...]:
+    """The masks ``value`` stands for, each with the facts of the branches that chose it."""
+    nested = value.extra.get("alternatives")
+    return tuple((facts + inner, v) for inner, v in nested) if nested else ((facts, value),)
+
+
+def _fullest_mask(merged: Val, choices: tuple[Choice, ...]) -> Val:
+    """A mask chosen on each side of a compile-time test (``if not EVEN_N: m = rows & cols elif
+    P != S: m = rows``), as later code sees it: the fullest of them where every other one leaves
+    out only lanes its branch's facts make whole (``EVEN_N``: N % BLOCK_N == 0), so each kernel
+    masks what the fullest mask does; else ``merged``, the value the walk already chose. The
+    choices are kept for an enclosing test; a lane tested on different axes (a transposed layout
+    chosen by the same flag) stops the reading."""
+    def tested(v: Val) -> dict[str, int | None]:
+        return {lane: axis for c in v.conds or () for lane, axis in sy.lanes(c.left) | sy.lanes(c.right)}
+    lanes = [tested(v) for _, v in choices]
+    union: dict[str, int | None] = {}
+    for mine in lanes:
+        if any(union.setdefault(lane, axis) != axis for lane, axis in mine.items()):
+            return replace(merged, extra={**merged.extra, "alternatives": choices})
+    fullest = next((v for (_, v), mine in zip(choices, lanes) if mine.keys() == union.keys()), None)
+    whole = all(_whole_by(facts, lane) for (facts, _), mine in zip(choices, lanes) for lane in union.keys() - mine.keys())
+    chosen = fullest if fullest is not None and whole else merged
+    return replace(chosen, extra={**chosen.extra, "alternatives": choices})
+
+
+def _whole_by(facts: tuple[Divisibility, ...], lane: str) -> bool:
+    """A fact makes the tiles of ``lane`` (``arange(0, B)``) whole: its tile is B or a multiple of B."""
+    tile = sy.tile_of(lane)
+    return tile is not None and any(not f.pitch and not f.spans and not f.between_sizes
+                                    and (f.tile == tile or tile in sy.tile_factors(f.tile)) for f in facts)
 
 
 def _loaded(e: sy.Expr, axis: int | None = None) -> set[tuple[str, int]]:
