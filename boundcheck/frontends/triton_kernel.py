@@ -1479,6 +1479,7 @@ class KernelAnalyser:
                     # alone (`t > 0` before reading at `t - 1`) leaves its top unbounded
                     opaque = True
                 guards.extend(found)
+                guards.extend(replace(b, alternative=True) for c in mask.extra.get("other_conds", ()) for b in self._bounds(c))
                 masked_by = _masked_by(mask.conds, found, dims)
                 row_tests = _row_tests(mask.conds, self.loop_of, self.range_stops)
                 if found:
@@ -1875,9 +1876,10 @@ def _fullest_mask(merged: Val, choices: tuple[Choice, ...]) -> Val:
     """A mask chosen on each side of a compile-time test (``if not EVEN_N: m = rows & cols elif
     P != S: m = rows``), as later code sees it: the fullest of them where every other one leaves
     out only lanes its branch's facts make whole (``EVEN_N``: N % BLOCK_N == 0), so each kernel
-    masks what the fullest mask does; else ``merged``, the value the walk already chose. The
-    choices are kept for an enclosing test; a lane tested on different axes (a transposed layout
-    chosen by the same flag) stops the reading."""
+    masks what the fullest mask does; else (or where ``merged`` is one) ``merged``, the value the
+    walk already chose. The other masks' comparisons stay on the value as what the author compares
+    (``s <= S`` there is still an off-by-one), the choices for an enclosing test; a lane tested on
+    different axes (a transposed layout chosen by the same flag) stops the reading."""
     def tested(v: Val) -> dict[str, int | None]:
         return {lane: axis for c in v.conds or () for lane, axis in sy.lanes(c.left) | sy.lanes(c.right)}
     lanes = [tested(v) for _, v in choices]
@@ -1885,10 +1887,15 @@ def _fullest_mask(merged: Val, choices: tuple[Choice, ...]) -> Val:
     for mine in lanes:
         if any(union.setdefault(lane, axis) != axis for lane, axis in mine.items()):
             return replace(merged, extra={**merged.extra, "alternatives": choices})
-    fullest = next((v for (_, v), mine in zip(choices, lanes) if mine.keys() == union.keys()), None)
+    fullest = [v for (_, v), mine in zip(choices, lanes) if mine.keys() == union.keys()]
     whole = all(_whole_by(facts, lane) for (facts, _), mine in zip(choices, lanes) for lane in union.keys() - mine.keys())
-    chosen = fullest if fullest is not None and whole else merged
-    return replace(chosen, extra={**chosen.extra, "alternatives": choices})
+    # the walk's value stands where it is a fullest mask itself, or where the fullest ones differ
+    # (each bound is a kernel's own, and an off-by-one in either must stay visible)
+    if whole and fullest and tested(merged).keys() != union.keys() and all(v.conds == fullest[0].conds for v in fullest):
+        # the other masks' comparisons stay as what the author compares (BC104 reads them)
+        others = tuple(c for _, v in choices for c in v.conds or () if c not in fullest[0].conds)
+        return replace(fullest[0], extra={**fullest[0].extra, "alternatives": choices, "other_conds": others})
+    return replace(merged, extra={**merged.extra, "alternatives": choices})
 
 
 def _whole_by(facts: tuple[Divisibility, ...], lane: str) -> bool:

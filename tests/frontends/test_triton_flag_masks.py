@@ -45,3 +45,8 @@ def test_a_mask_the_flag_shortens_reads_as_the_full_one() -> None:
 def test_a_dropped_lane_no_fact_makes_whole_stays_reported(heuristics: str, chain: str) -> None:
     src = kernel(heuristics, chain)
     assert findings(src) == [(line_of(src, "x = tl.load("), "BC103")]
+
+
+def test_an_off_by_one_in_the_shortened_mask_stays_reported() -> None:
+    src = kernel(EVEN, ELIF.replace("S:\n        mask = (s < S)[:, None]", "S:\n        mask = (s <= S)[:, None]"))
+    assert findings(src) == [(line_of(src, "mask = (s <= S)[:, None]"), "BC104")]
