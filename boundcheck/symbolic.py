@@ -531,7 +531,8 @@ def _steps_by_tile(offset: Term, lane_term: Term, alias_of: Callable[[str], Expr
         tile_factor = next((f for f in rest if render(f) in known), None)
         if tile_factor is not None:
             rest.remove(tile_factor)
-        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 for t in known):
+        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 or _numeric_alias_divides(alias_of, t, offset)
+                     for t in known):
             product = next((left for t in known if (left := _past_alias(alias_of, t, offset, rest)) is not None), None)
             if product is None:
                 return False
@@ -550,6 +551,14 @@ def _steps_by_tile(offset: Term, lane_term: Term, alias_of: Callable[[str], Expr
 def _grid_size(e: Expr) -> bool:
     """The number of programs in the grid (``tl.num_programs(0)``)."""
     return isinstance(e, Sym) and "num_programs(" in e.name
+
+
+def _numeric_alias_divides(alias_of: Callable[[str], Expr | None] | None, tile: str, offset: Term) -> bool:
+    """The tile is a name for a number the offset steps by: ``BLOCK_SIZE`` a helper's parameter
+    its caller binds to 8192, under ``tile_id * 8192``."""
+    value = alias_of(tile) if alias_of is not None else None
+    return isinstance(value, Num) and float(value.value).is_integer() and value.value > 0 \
+        and float(offset.coeff).is_integer() and offset.coeff != 0 and abs(int(offset.coeff)) % int(value.value) == 0
 
 
 def _past_alias(alias_of: Callable[[str], Expr | None] | None, tile: str, offset: Term,

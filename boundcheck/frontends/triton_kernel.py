@@ -1637,11 +1637,12 @@ class KernelAnalyser:
 
     def _alias_of(self, name: str) -> sy.Expr | None:
         """The compile-time expression a capitalised local holds (``PAIRED: tl.constexpr = SPLIT *
-        2``): the value of a tile written under another name."""
+        2``, or a helper's parameter its caller binds to 8192): the value of a tile written under
+        another name."""
         value = self.env.get(name)
         expr = value.expr if value is not None else None
-        return expr if name.isupper() and expr is not None and not isinstance(expr, sy.Sym) \
-            and sy.kinds(expr) == {sy.Kind.CONST} else None
+        return expr if name.isupper() and (isinstance(expr, sy.Num) or expr is not None and not isinstance(expr, sy.Sym)
+                                           and sy.kinds(expr) == {sy.Kind.CONST}) else None
 
     def _full_at_launches(self, guards: list[Bound], dims: tuple[Dim, ...]) -> bool:
         """Every launch passes the mask's limits and tiles as numbers that leave no lane masked
