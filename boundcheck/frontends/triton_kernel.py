@@ -1602,7 +1602,8 @@ class KernelAnalyser:
         # `(BC, D)` at `(i * BC, 0)`): that axis is whole by construction, checked or not
         guards += tuple(Bound(d.source, d.label, "<", d.extent, True, span, axis=d.axis, wrap=True)
                         for d, offset in zip(dims, bp.offsets)
-                        if d.source not in checked and d.extent and d.extent == d.tile and offset == sy.Num(0))
+                        if d.source not in checked and d.extent and (d.extent == d.tile and offset == sy.Num(0)
+                                                                     or _slot_of(offset, bp.shape[d.axis], d.tile)))
         self.accesses.append(_Pending(kind, bp.base, span, tuple(dims), guards, padding, tuple(self.facts),
                                       False, checked, text, None,
                                       shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
@@ -1862,6 +1863,18 @@ def _named(dim: Dim, names: dict[tuple[str, int | None], str]) -> Dim:
     """The dimension labelled by the variable its index writes it with, where there is one."""
     name = names.get((dim.source, dim.axis))
     return replace(dim, label=name) if name is not None else dim
+
+
+def _slot_of(offset: sy.Expr, shape: sy.Expr, tile: str | None) -> bool:
+    """A block of T at ``(i % C) * T`` in an axis of ``C * T`` (``(i_h * S,)`` in ``(H * S,)``
+    with ``i_h = i_bh % H``): slot ``i % C`` of C whole blocks, in bounds by construction."""
+    at, size = sy.expand(offset), sy.expand(shape)
+    if tile is None or len(at) != 1 or len(size) != 1 or at[0].coeff != 1 or size[0].coeff != 1:
+        return False
+    rest = sy.without(at[0].factors, [tile])
+    if rest is None or len(rest) != 1 or not (isinstance(rest[0], sy.Bin) and rest[0].op == "%"):
+        return False
+    return sorted(sy.render(f) for f in size[0].factors) == sorted([sy.render(rest[0].right), tile])
 
 
 Choice = tuple[tuple[Divisibility, ...], Val]  # a value one branch of a compile-time test gives, with its facts
