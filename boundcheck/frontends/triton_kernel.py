@@ -1603,7 +1603,8 @@ class KernelAnalyser:
         guards += tuple(Bound(d.source, d.label, "<", d.extent, True, span, axis=d.axis, wrap=True)
                         for d, offset in zip(dims, bp.offsets)
                         if d.source not in checked and d.extent and (d.extent == d.tile and offset == sy.Num(0)
-                                                                     or _slot_of(offset, bp.shape[d.axis], d.tile)))
+                                                                     or d.axis is not None and d.axis < len(bp.shape)
+                                                                     and _slot_of(offset, bp.shape[d.axis], d.tile)))
         self.accesses.append(_Pending(kind, bp.base, span, tuple(dims), guards, padding, tuple(self.facts),
                                       False, checked, text, None,
                                       shape={d.source: sy.render(bp.shape[d.axis]) for d in dims
