@@ -531,8 +531,8 @@ def _steps_by_tile(offset: Term, lane_term: Term, alias_of: Callable[[str], Expr
         tile_factor = next((f for f in rest if render(f) in known), None)
         if tile_factor is not None:
             rest.remove(tile_factor)
-        elif not any(t.isdigit() and abs(offset.coeff) % int(t) == 0 or _numeric_alias_divides(alias_of, t, offset)
-                     for t in known):
+        elif not any((n := _tile_number(t, alias_of)) and float(offset.coeff).is_integer()
+                     and abs(int(offset.coeff)) % n == 0 for t in known):
             product = next((left for t in known if (left := _past_alias(alias_of, t, offset, rest)) is not None), None)
             if product is None:
                 return False
@@ -553,12 +553,13 @@ def _grid_size(e: Expr) -> bool:
     return isinstance(e, Sym) and "num_programs(" in e.name
 
 
-def _numeric_alias_divides(alias_of: Callable[[str], Expr | None] | None, tile: str, offset: Term) -> bool:
-    """The tile is a name for a number the offset steps by: ``BLOCK_SIZE`` a helper's parameter
-    its caller binds to 8192, under ``tile_id * 8192``."""
+def _tile_number(tile: str, alias_of: Callable[[str], Expr | None] | None) -> int | None:
+    """The positive number a tile is: written (``64``), or a name bound to one (``BLOCK_SIZE``, a
+    helper's parameter its caller binds to 8192, under ``tile_id * 8192``)."""
+    if tile.isdigit():
+        return int(tile) or None
     value = alias_of(tile) if alias_of is not None else None
-    return isinstance(value, Num) and float(value.value).is_integer() and value.value > 0 \
-        and float(offset.coeff).is_integer() and offset.coeff != 0 and abs(int(offset.coeff)) % int(value.value) == 0
+    return int(value.value) if isinstance(value, Num) and float(value.value).is_integer() and value.value > 0 else None
 
 
 def _past_alias(alias_of: Callable[[str], Expr | None] | None, tile: str, offset: Term,
@@ -742,9 +743,16 @@ def upper_form(left: Expr, op: str, right: Expr) -> tuple[Expr, str, Expr]:
     ``k``, as halo loads write it) as the bound ``i + k < n`` it is."""
     if lanes(right) and not lanes(left):
         left, right, op = right, left, FLIP[op]
-    if op in (">", ">=") and isinstance(left, Bin) and left.op == "-" and lanes(left.right) and not lanes(left.left):
-        return (left.right if right == Num(0) else Bin("+", left.right, right)), FLIP[op], left.left
-    return left, op, right
+    moved = _past(left, right, lambda e: bool(lanes(e))) if op in (">", ">=") else None
+    return (moved[0], FLIP[op], moved[1]) if moved else (left, op, right)
+
+
+def _past(rest: Expr, k: Expr, moving: Callable[[Expr], bool]) -> tuple[Expr, Expr] | None:
+    """``n - i`` compared with ``k`` (what is left past ``i``), ``i`` the moving part: the sides
+    ``i + k`` and ``n`` of the same test; None where ``rest`` is no such difference."""
+    if isinstance(rest, Bin) and rest.op == "-" and moving(rest.right) and not moving(rest.left) and not moving(k):
+        return (rest.right if k == Num(0) else Bin("+", rest.right, k)), rest.left
+    return None
 
 
 def _within_own_tile(idx_terms: list[Term], lim_terms: list[Term]) -> bool:
@@ -926,7 +934,7 @@ def tile_test_bounds(tests: list[Comparison] | tuple[Comparison, ...], parts: li
             left, op, right = g.right, FLIP[g.op], g.left
         else:
             continue
-        left, right = _remainder_test(left, right)
+        left, right = _past(right, left, lambda e: bool(kinds(e) & {Kind.PROGRAM, Kind.LOOP})) or (left, right)
         names = {s.name for s in syms(left) if s.kind in (Kind.PROGRAM, Kind.LOOP)}
         if not names or kinds(right) & {Kind.PROGRAM, Kind.LOOP, Kind.LANE}:
             continue
@@ -934,15 +942,6 @@ def tile_test_bounds(tests: list[Comparison] | tuple[Comparison, ...], parts: li
             if p.offset_syms & names and _reaches_tile_end(left, op, p.dim.tile):
                 out.append(Bound(p.dim.source, render(left), op, render(right), True, g.span, axis=p.dim.axis, wrap=True))
     return out
-
-
-def _remainder_test(left: Expr, right: Expr) -> tuple[Expr, Expr]:
-    """``k <= n - start`` (what is left past the tile's start holds k: ``row_remain >= BLOCK``) as
-    the test ``start + k <= n`` it is."""
-    if isinstance(right, Bin) and right.op == "-" and not kinds(left) & {Kind.PROGRAM, Kind.LOOP} \
-            and kinds(right.right) & {Kind.PROGRAM, Kind.LOOP} and not kinds(right.left) & {Kind.PROGRAM, Kind.LOOP}:
-        return Bin("+", right.right, left), right.left
-    return left, right
 
 
 def _reaches_tile_end(start: Expr, op: str, tile: str | None) -> bool:

@@ -1903,7 +1903,8 @@ def _fullest_mask(merged: Val, choices: tuple[Choice, ...]) -> Val:
         if any(union.setdefault(lane, axis) != axis for lane, axis in mine.items()):
             return replace(merged, extra={**merged.extra, "alternatives": choices})
     fullest = [v for (_, v), mine in zip(choices, lanes) if mine.keys() == union.keys()]
-    whole = all(_whole_by(facts, lane) for (facts, _), mine in zip(choices, lanes) for lane in union.keys() - mine.keys())
+    whole = all(contract_for(Dim(lane, lane, sy.tile_of(lane), Tiling.WHOLE), facts) is not None
+                for (facts, _), mine in zip(choices, lanes) for lane in union.keys() - mine.keys())
     # the walk's value stands where it is a fullest mask itself, or where the fullest ones differ
     # (each bound is a kernel's own, and an off-by-one in either must stay visible)
     if whole and fullest and tested(merged).keys() != union.keys() and all(v.conds == fullest[0].conds for v in fullest):
@@ -1911,13 +1912,6 @@ def _fullest_mask(merged: Val, choices: tuple[Choice, ...]) -> Val:
         others = tuple(c for _, v in choices for c in v.conds or () if c not in fullest[0].conds)
         return replace(fullest[0], extra={**fullest[0].extra, "alternatives": choices, "other_conds": others})
     return replace(merged, extra={**merged.extra, "alternatives": choices})
-
-
-def _whole_by(facts: tuple[Divisibility, ...], lane: str) -> bool:
-    """A fact makes the tiles of ``lane`` (``arange(0, B)``) whole: its tile is B or a multiple of B."""
-    tile = sy.tile_of(lane)
-    return tile is not None and any(not f.pitch and not f.spans and not f.between_sizes
-                                    and (f.tile == tile or tile in sy.tile_factors(f.tile)) for f in facts)
 
 
 def _loaded(e: sy.Expr, axis: int | None = None) -> set[tuple[str, int]]:
