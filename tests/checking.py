@@ -16,3 +16,9 @@ def findings(src: str, language: Language = Language.TRITON, path: str | None = 
 
 def line_of(src: str, text: str) -> int:
     return next(i for i, line in enumerate(src.splitlines(), start=1) if text in line)
+
+
+def at(src: str, text: str, *codes: str) -> list[tuple[int, str]]:
+    """The (line, code) pairs expected on the line of ``src`` holding ``text``, one per code given."""
+    line = line_of(src, text)
+    return [(line, code) for code in codes]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from boundcheck.model import Language
-from tests.checking import findings, line_of
+from tests.checking import at, findings
 
 COPY = """\
 import triton
@@ -39,8 +39,7 @@ def test_a_remainder_of_a_whole_tile_proves_the_rows() -> None:
 @pytest.mark.parametrize("test", ["row_remain > 0", "row_remain >= BLOCK_M // 2"])
 def test_a_remainder_short_of_the_tile_leaves_the_rows_reported(test: str) -> None:
     src = COPY.replace("TEST", test)
-    line = line_of(src, "tl.store(y_ptr + ptrs, tl.load(x_ptr + ptrs, mask=n_mask)")
-    assert findings(src) == [(line, "BC103"), (line, "BC103")]
+    assert findings(src) == at(src, "tl.store(y_ptr + ptrs, tl.load(x_ptr + ptrs, mask=n_mask)", "BC103", "BC103")
 
 
 TILES = """\
@@ -62,5 +61,4 @@ def test_cuda_a_remainder_of_a_whole_block_tile_proves_the_lanes() -> None:
 
 def test_cuda_a_remainder_short_of_the_tile_leaves_the_lanes_reported() -> None:
     src = TILES.replace("TEST", "remain >= 128")
-    line = line_of(src, "y[base + threadIdx.x] = x[base + threadIdx.x];")
-    assert findings(src, Language.CUDA) == [(line, "BC101"), (line, "BC102")]
+    assert findings(src, Language.CUDA) == at(src, "y[base + threadIdx.x] = x[base + threadIdx.x];", "BC101", "BC102")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.checking import findings, line_of
+from tests.checking import at, findings
 
 SLOTS = """\
 import triton
@@ -31,5 +31,4 @@ def test_a_wrapped_slot_of_whole_blocks_is_in_bounds() -> None:
 @pytest.mark.parametrize("offset", ["i_bh * S", "(i_h + 1) * S"])
 def test_a_slot_that_can_pass_the_last_block_stays_reported(offset: str) -> None:
     src = SLOTS.replace("OFFSET", offset)
-    line = line_of(src, "tl.store(p_o, tl.load(p_x))")
-    assert findings(src) == [(line, "BC101"), (line, "BC102")]
+    assert findings(src) == at(src, "tl.store(p_o, tl.load(p_x))", "BC101", "BC102")

@@ -6,7 +6,7 @@ tiles reads past the end and stays reported."""
 
 from __future__ import annotations
 
-from tests.checking import findings, line_of
+from tests.checking import at, findings
 
 COPY = """\
 import triton
@@ -41,5 +41,4 @@ def test_a_tile_bound_to_a_number_steps_the_whole_tile_loop() -> None:
 
 def test_a_loop_over_the_partial_tile_stays_reported() -> None:
     src = COPY.replace("TILES", "tl.cdiv(nelems, BLOCK_SIZE)")
-    line = line_of(src, "tl.store(dst_ptr + offs, tl.load(src_ptr + offs))")
-    assert findings(src) == [(line, "BC101"), (line, "BC102")]
+    assert findings(src) == at(src, "tl.store(dst_ptr + offs, tl.load(src_ptr + offs))", "BC101", "BC102")
