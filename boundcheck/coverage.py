@@ -138,7 +138,8 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
     if not _in_reach(access):
         return None
     facts = [*kernel.contracts, *access.facts]
-    bounded = bounded_sources(kernel)
+    # whether a one-tile dimension can be partial: a question of the kernel's, asked only for those
+    bounded = bounded_sources(kernel) if any(d.tiling is Tiling.WHOLE for d in access.dims) else set()
     checked_extents = bounded_extents(kernel) if any(d.extent for d in access.dims) else set()
     needed = []
     for dim in access.dims:
