@@ -1,12 +1,14 @@
 """One run: discover files, parse each with its frontend, apply the selected rules, then
 suppressions. Files are analysed independently, so large runs fan out over processes; a file
-whose kernels other files of the run launch (a CUDA header, a Python module of kernels) is
-analysed again with those launches, and its second result stands."""
+whose kernels other files of the run launch (a CUDA header, a Python module of kernels), or that
+calls a host helper only another file of the run defines, is analysed again with those launches
+or that helper's summary, and its second result stands."""
 
 from __future__ import annotations
 
 import os
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from boundcheck import suppressions
@@ -41,41 +43,64 @@ def needs_parse(language: Language, source: str) -> bool:
 
 
 Launched = dict[str, list[object]]  # a file's kernels by name: launches other files make
+Summaries = dict[str, object]  # host helpers by name: what another file's definition was read to do
 
 
-def parse(path: str, language: Language, source: str, settings: Settings, launched: Launched | None = None) -> Module:
+@dataclass
+class Given:
+    """What other files of the run hand a file: launches of its kernels, summaries of helpers it
+    only declares."""
+
+    launched: Launched = field(default_factory=dict)
+    helpers: Summaries = field(default_factory=dict)
+
+    def size(self) -> int:
+        return sum(len(v) for v in self.launched.values()) + len(self.helpers)
+
+
+def parse(path: str, language: Language, source: str, settings: Settings, given: Given | None = None) -> Module:
+    given = given or Given()
     if language is Language.TRITON:
         from boundcheck.frontends.triton import parse_module
-        return parse_module(path, source, launched)
+        return parse_module(path, source, given.launched)
     from boundcheck.frontends.cuda import parse_module as parse_cuda
-    return parse_cuda(path, source, settings.cuda_args, launched)  # type: ignore[arg-type]
+    return parse_cuda(path, source, settings.cuda_args, given.launched, given.helpers)  # type: ignore[arg-type]
 
 
 def check_source(path: str, language: Language, source: str, settings: Settings) -> tuple[list[Finding], bool]:
     """Findings for one file (suppressions applied) and whether it was parsed."""
-    findings, parsed, _, _ = _analyse(path, language, source, settings)
-    return findings, parsed
+    outcome = _analyse(path, language, source, settings)
+    return outcome.findings, outcome.parsed
 
 
 Foreign = dict[tuple[str, str], list[object]]  # (defining file, or "" where not known; kernel) -> launches
 
 
-def _analyse(path: str, language: Language, source: str, settings: Settings, launched: Launched | None = None
-             ) -> tuple[list[Finding], bool, Foreign, frozenset[str]]:
-    """:func:`check_source`, the file's launches of kernels other files define, and the kernels
-    it defines."""
+@dataclass
+class Outcome:
+    """One file's findings and what it tells the run about other files."""
+
+    findings: list[Finding] = field(default_factory=list)
+    parsed: bool = False
+    foreign: Foreign = field(default_factory=dict)  # its launches of kernels other files define
+    defined: frozenset[str] = frozenset()  # the kernels it defines
+    summaries: Summaries = field(default_factory=dict)  # the host helpers it defines, read
+    wanted: frozenset[str] = frozenset()  # helpers it calls with no body where a summary was asked
+
+
+def _analyse(path: str, language: Language, source: str, settings: Settings, given: Given | None = None) -> Outcome:
     if not needs_parse(language, source):
-        return [], False, {}, frozenset()
+        return Outcome()
     try:
-        module = parse(path, language, source, settings, launched)
+        module = parse(path, language, source, settings, given)
     except Exception as exc:  # noqa: BLE001 - a frontend bug must not end the run: report it as BC001
         module = Module(path, language, source, errors=[(Span(1, 0, 1, 0), f"internal error: {exc!r}")])
     findings: list[Finding] = []
     for rule in selected_rules(settings):
         findings.extend(rule.check(module))
     findings = suppressions.apply(module, _once(findings), settings)
-    return sorted(findings, key=Finding.sort_key), True, module.foreign_launches, \
-        frozenset(k.name for k in module.kernels)
+    return Outcome(sorted(findings, key=Finding.sort_key), True, module.foreign_launches,
+                   frozenset(k.name for k in module.kernels), module.helper_summaries, frozenset(module.wanted_helpers))
 
 
 def _once(findings: list[Finding]) -> list[Finding]:
@@ -90,21 +115,19 @@ def _once(findings: list[Finding]) -> list[Finding]:
     return list(unique.values())
 
 
-def _check_file(args: tuple[str, Language, Settings, Launched | None]
-                ) -> tuple[list[Finding], Foreign, frozenset[str]]:
-    path, language, settings, launched = args
+def _check_file(args: tuple[str, Language, Settings, Given | None]) -> Outcome:
+    path, language, settings, given = args
     try:
         source = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        return [Finding("BC001", "parse-failure", f"could not be read: {exc.strerror}", path,
-                        Span(1, 0, 1, 0))], {}, frozenset()
-    findings, _, foreign, defined = _analyse(path, language, source, settings, launched)
-    return findings, foreign, defined
+        return Outcome([Finding("BC001", "parse-failure", f"could not be read: {exc.strerror}", path,
+                                Span(1, 0, 1, 0))])
+    return _analyse(path, language, source, settings, given)
 
 
 def check_paths(paths: list[str], settings: Settings) -> list[Finding]:
     """Findings for every file under ``paths``, suppressed ones included and marked."""
-    work: list[tuple[str, Language, Settings, Launched | None]] = [
+    work: list[tuple[str, Language, Settings, Given | None]] = [
         (str(p), lang, settings, None)
         for p, lang in discover(paths, settings.exclude + settings.extend_exclude, settings.respect_gitignore)]
     jobs = settings.jobs or min(os.cpu_count() or 1, 8)
@@ -120,30 +143,38 @@ def check_paths(paths: list[str], settings: Settings) -> list[Finding]:
 def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[Finding]]:
     """Each file's findings, a file analysed after the files that launch its kernels: first the
     files no other file's text imports kernels from, then those it does (with the launches the
-    first found), then again any file that was handed launches after its analysis (a header whose
-    kernels a ``.cu`` file launches, found only by parsing that file)."""
+    first found), then again any file that was handed launches or helper summaries after its
+    analysis (a header whose kernels a ``.cu`` file launches, found only by parsing that file; a
+    file calling an ``extern`` helper another file defines)."""
     real = [os.path.realpath(w[0]) for w in work]
     later = _launched_files(work)
-    launched: dict[str, Launched] = {}
+    given: dict[str, Given] = {}
     outcomes: list[list[Finding]] = [[] for _ in work]
-    given = [0] * len(work)
+    had = [0] * len(work)
     defines: dict[str, list[int]] = {}  # kernel name -> the files of the run defining it
+    summaries: dict[str, list[tuple[int, object]]] = {}  # helper name -> (defining file, summary)
+    wanted: list[tuple[int, str]] = []  # helpers called with no body where a summary was asked
     unresolved: list[tuple[int, str, list[object]]] = []  # launches of kernels only declared where launched
 
     def count(i: int) -> int:
-        return sum(len(v) for v in launched.get(real[i], {}).values())
+        return given[real[i]].size() if real[i] in given else 0
 
     def analyse(indices: list[int], collect: bool) -> None:
         for i in indices:
-            given[i] = count(i)
-        batch = [(*work[i][:3], launched.get(real[i])) for i in indices]
-        for i, (findings, foreign, defined) in zip(indices, _run(pool, batch)):
-            outcomes[i] = findings
-            for name in defined if collect else ():
+            had[i] = count(i)
+        batch = [(*work[i][:3], given.get(real[i])) for i in indices]
+        for i, out in zip(indices, _run(pool, batch)):
+            outcomes[i] = out.findings
+            if not collect:
+                continue
+            for name in out.defined:
                 defines.setdefault(name, []).append(i)
-            for (file, kernel), hls in foreign.items() if collect else ():
+            for name, summary in out.summaries.items():
+                summaries.setdefault(name, []).append((i, summary))
+            wanted.extend((i, name) for name in out.wanted)
+            for (file, kernel), hls in out.foreign.items():
                 if file:
-                    launched.setdefault(file, {}).setdefault(kernel, []).extend(hls)
+                    given.setdefault(file, Given()).launched.setdefault(kernel, []).extend(hls)
                 else:
                     unresolved.append((i, kernel, hls))
 
@@ -154,8 +185,12 @@ def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[
         # of that name beside the launching file (its directory, or one above or below)
         near = [j for j in defines.get(kernel, []) if _beside(real[i], real[j])]
         if len(near) == 1:
-            launched.setdefault(real[near[0]], {}).setdefault(kernel, []).extend(hls)
-    analyse([i for i in range(len(work)) if count(i) > given[i]], False)
+            given.setdefault(real[near[0]], Given()).launched.setdefault(kernel, []).extend(hls)
+    for i, name in wanted:  # the same for a host helper: one definition beside the caller
+        near = [s for j, s in summaries.get(name, []) if j != i and _beside(real[i], real[j])]
+        if len(near) == 1 and near[0] is not None:
+            given.setdefault(real[i], Given()).helpers[name] = near[0]
+    analyse([i for i in range(len(work)) if count(i) > had[i]], False)
     return outcomes
 
 

@@ -360,6 +360,10 @@ class Module:
     # path and the kernel's name: opaque to the rules; the engine hands them to the frontend when
     # it analyses that file, so a kernel is checked under the host facts of every launch in the run
     foreign_launches: dict[tuple[str, str], list[object]] = field(default_factory=dict)
+    # host helpers the file defines, by name, as read for other files that only declare them
+    # (opaque to the rules), and the helpers it calls with no body where such a reading was asked
+    helper_summaries: dict[str, object] = field(default_factory=dict)
+    wanted_helpers: set[str] = field(default_factory=set)
 
     def lines(self) -> list[str]:
         return self.source.splitlines()

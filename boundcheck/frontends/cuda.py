@@ -32,6 +32,7 @@ from boundcheck.frontends.cuda_parse import (
     parse,
     preorder,
 )
+from boundcheck.frontends.cuda_powers import host_summaries
 from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
 from boundcheck.frontends.cuda_wrappers import find_wrappers
 from boundcheck.model import LAUNCH_BINDING, Divisibility, Exit, Kernel, Language, Module, Span
@@ -44,9 +45,12 @@ _FRONTEND_BUGS = (AttributeError, IndexError, KeyError, TypeError, ValueError, A
 
 
 def parse_module(path: str, source: str, cuda_args: list[str] | None = None,
-                 launched: dict[str, list[HostLaunch]] | None = None) -> Module:
+                 launched: dict[str, list[HostLaunch]] | None = None, elsewhere: dict[str, object] | None = None
+                 ) -> Module:
     """The file's model. ``launched``: launches of its kernels that other files of the run make
-    (the engine's :attr:`Module.foreign_launches`), read as if they were written here."""
+    (the engine's :attr:`Module.foreign_launches`), read as if they were written here;
+    ``elsewhere``: summaries of host helpers it declares and other files define
+    (:attr:`Module.helper_summaries`)."""
     module = Module(path, Language.CUDA, source)
     try:
         parsed = parse(path, source, [a for a in (cuda_args or []) if isinstance(a, str)])
@@ -54,18 +58,20 @@ def parse_module(path: str, source: str, cuda_args: list[str] | None = None,
         module.errors.append((Span(1, 0, 1, 0), f"libclang could not parse the file ({exc})"))
         return module
     try:
-        _build(module, parsed, cuda_args or [], launched or {})
+        _build(module, parsed, cuda_args or [], launched or {}, elsewhere or {})
     except _FRONTEND_BUGS as exc:  # report, never raise: the other files' results still count
         module.errors.append((Span(1, 0, 1, 0), f"internal error in the CUDA frontend: {exc!r}"))
     return module
 
 
-def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[str, list[HostLaunch]]) -> None:
+def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[str, list[HostLaunch]],
+           elsewhere: dict[str, object]) -> None:
     src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")}
     fns = functions(parsed.source.root)
-    helpers = Helpers(fns)
+    helpers = Helpers(fns, elsewhere)
+    module.helper_summaries = host_summaries(fns)
     conv = Converter(src, macros, helpers)
     conv.dependent_operators = True  # this converter reads host code only
     file_contracts: list[Divisibility] = []
@@ -125,6 +131,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
         _fixed_rows(fn, kernel, builder, hls)
     for _, kernel in kernels.values():
         padded_rows(kernel)
+    module.wanted_helpers = helpers.wanted
     _errors(module, parsed, kernels)
 
 

@@ -40,7 +40,7 @@ _BUILTINS = {"threadIdx": Kind.LANE, "blockIdx": Kind.PROGRAM, "blockDim": Kind.
              "gridDim": Kind.CONST, "warpSize": Kind.CONST}
 _TRANSPARENT = {K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR,
                 K.CXX_FUNCTIONAL_CAST_EXPR, K.CXX_CONST_CAST_EXPR}
-_INT_TYPES = {ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
+INT_TYPES = {ci.TypeKind.INT, ci.TypeKind.UINT, ci.TypeKind.LONG, ci.TypeKind.ULONG,
               ci.TypeKind.LONGLONG, ci.TypeKind.ULONGLONG, ci.TypeKind.SHORT, ci.TypeKind.USHORT,
               ci.TypeKind.CHAR_S, ci.TypeKind.UCHAR, ci.TypeKind.BOOL, ci.TypeKind.CHAR_U,
               ci.TypeKind.SCHAR}
@@ -107,7 +107,7 @@ def reads_memory(e: Expr) -> bool:
 
 def is_integer(c: ci.Cursor) -> bool:
     t = c.type.get_canonical()
-    return t.kind in _INT_TYPES or t.kind == ci.TypeKind.ENUM
+    return t.kind in INT_TYPES or t.kind == ci.TypeKind.ENUM
 
 
 @dataclass

@@ -15,15 +15,23 @@ class Helpers(dict[str, ci.Cursor]):
     """Helper definitions of the main file by name (the device one where a host function shares
     it), and every definition of each name for :meth:`of`."""
 
-    def __init__(self, fns: list[ci.Cursor]) -> None:
+    def __init__(self, fns: list[ci.Cursor], elsewhere: dict[str, object] | None = None) -> None:
         super().__init__()
         self.overloads: dict[str, list[ci.Cursor]] = {}
+        self.elsewhere = elsewhere or {}  # summaries of helpers other files of the run define
+        self.wanted: set[str] = set()  # helpers with no body here whose summary was asked for
         for f in fns:  # a host launcher may share its device helper's name (`adamw_update`): keep the helper
             if is_kernel(f):
                 continue
             self.overloads.setdefault(f.spelling, []).append(f)
             if f.spelling not in self or is_device(f):
                 self[f.spelling] = f
+
+    def summary(self, name: str) -> object | None:
+        """What another file of the run read the body of helper ``name`` to do (None until the
+        engine hands that reading over; the ask is remembered so it can)."""
+        self.wanted.add(name)
+        return self.elsewhere.get(name)
 
     def of(self, call: ci.Cursor) -> ci.Cursor | None:
         """The definition ``call`` runs: the one libclang resolved it to, where that is a helper of

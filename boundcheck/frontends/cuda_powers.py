@@ -1,8 +1,9 @@
 """Host checks that make a size a power of two, and the lower bounds branches put on it.
 
 A sorting network or an FFT supports power-of-two lengths only and checks so on the host:
-``assert((n & (n - 1)) == 0)``, or ``assert(odd_part(n) == 1)`` through a helper of the file that
-halves its argument while it is even and returns what is left. A power of two n that is at least
+``assert((n & (n - 1)) == 0)``, or ``assert(odd_part(n) == 1)`` through a helper that halves its
+argument while it is even and returns what is left (defined in the file, or ``extern`` here and
+defined in another file of the run, whose reading the engine hands over). A power of two n that is at least
 a power-of-two tile T is a multiple of T: ``if (n <= 1024) {…} else { k<<<batch * n / 1024, …>>> }``
 launches exactly the blocks the length needs, though no remainder is ever tested."""
 
@@ -12,12 +13,21 @@ from dataclasses import dataclass, field
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, binary_test, children, is_integer, strip
+from boundcheck.frontends.cuda_expr import (
+    INT_TYPES,
+    Converter,
+    Scope,
+    binary_test,
+    children,
+    is_integer,
+    strip,
+)
 from boundcheck.frontends.cuda_parse import (
     binary_op,
     child_list,
     evaluate,
     first,
+    is_device,
     last,
     preorder,
     unary_op,
@@ -134,17 +144,39 @@ def _odd_part_argument(conv: Converter, c: ci.Cursor, scope: Scope) -> str | Non
         if init is None or fn is None or any(_writes(k, decl) for k in preorder(fn)):
             return None
         s = strip(init)
-    if s.kind != K.CALL_EXPR or s.referenced is None:
+    if s.kind != K.CALL_EXPR or s.referenced is None or s.referenced.kind != K.FUNCTION_DECL:
         return None
     helper = s.referenced.get_definition()
-    if helper is None or helper.kind != K.FUNCTION_DECL:
+    if helper is None:
+        summary = conv.helpers.summary(s.referenced.spelling)
+        index = summary[1] if isinstance(summary, tuple) and summary[0] == _ODD_PART else None
+    else:
+        index = _odd_part_parameter(helper)
+    args = list(s.get_arguments())
+    return _size_name(conv, args[index], scope) if index is not None and index < len(args) else None
+
+
+_ODD_PART = "odd part"
+
+
+def host_summaries(fns: list[ci.Cursor]) -> dict[str, object]:
+    """The file's external host functions by name, each with what a file declaring it ``extern``
+    reads a call of it as: the odd part of the parameter at a position, or None (nothing known;
+    it still counts as a definition of the name)."""
+    out: dict[str, object] = {}
+    for fn in fns:
+        if fn.kind == K.FUNCTION_DECL and fn.linkage == ci.LinkageKind.EXTERNAL and not is_device(fn):
+            index = _odd_part_parameter(fn)
+            out[fn.spelling] = (_ODD_PART, index) if index is not None else None
+    return out
+
+
+def _odd_part_parameter(fn: ci.Cursor) -> int | None:
+    if fn.result_type.get_canonical().kind not in INT_TYPES:
         return None
-    params = [p for p in child_list(helper) if p.kind == K.PARM_DECL]
-    args = [a for a in s.get_arguments()]
-    for p, a in zip(params, args):
-        if is_integer(p) and p.type.kind != ci.TypeKind.LVALUEREFERENCE and _returns_odd_part(helper, p):
-            return _size_name(conv, a, scope)
-    return None
+    params = [p for p in child_list(fn) if p.kind == K.PARM_DECL]
+    return next((i for i, p in enumerate(params) if is_integer(p) and p.type.kind != ci.TypeKind.LVALUEREFERENCE
+                 and _returns_odd_part(fn, p)), None)
 
 
 def _writes(c: ci.Cursor, decl: ci.Cursor) -> bool:
