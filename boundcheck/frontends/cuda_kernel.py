@@ -55,6 +55,7 @@ from boundcheck.frontends.cuda_parse import (
     operator_call,
     preorder,
     unary_op,
+    write_target,
 )
 from boundcheck.frontends.cuda_slots import Slot, thread_slots
 from boundcheck.model import (
@@ -300,7 +301,7 @@ class KernelBuilder:
         self.ceiling_accesses = _checked_warp_rows(accesses, self.split_rows, unbounded) if unbounded else None
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
-                self._tail_start(c)
+                self._tail_start(c, body)
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "&":
                 self._tail_mask(c)
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
@@ -321,10 +322,10 @@ class KernelBuilder:
                                                           "static_assert")
         self.kernel.contracts += assume_comments(self.src, self.fn)
 
-    def _tail_start(self, c: ci.Cursor) -> None:
+    def _tail_start(self, c: ci.Cursor, body: ci.Cursor) -> None:
         """``n / 4 * 4`` is where the whole packs end: the kernel finishes the tail past it. The
         quotient may be a constant local (``const int n_vec = n / 4; … n_vec * 4``)."""
-        kids = [_quotient_of(k) for k in children(c)]
+        kids = [_quotient_of(k, body) for k in children(c)]
         if len(kids) != 2 or not any(strip(k).kind == K.BINARY_OPERATOR and binary_op(strip(k)) == "/" for k in kids):
             return
         scope = Scope(dict(self.state.scope.env), self.state.scope.kinds)  # constants as the walk bound them
@@ -2026,15 +2027,34 @@ def _is_test(c: ci.Cursor) -> bool:
     return c.kind == K.BINARY_OPERATOR and binary_op(c) in COMPARISONS
 
 
-def _quotient_of(c: ci.Cursor) -> ci.Cursor:
-    """The division a ``const`` integer local ``c`` names is initialised with (``const int n_vec =
-    n / 4;``), else ``c``."""
+def _quotient_of(c: ci.Cursor, body: ci.Cursor) -> ci.Cursor:
+    """The division an integer local ``c`` names is initialised with (``const int n_vec = n / 4;``),
+    else ``c``. A local that is not ``const`` names its first value where ``body`` writes it
+    nowhere before ``c`` and in no loop around ``c`` (``int iters = n / T; int tail = iters * T + tx;``
+    before ``iters++``)."""
     s = strip(c)
     ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
-    if ref is None or ref.kind != K.VAR_DECL or not ref.type.is_const_qualified() or not is_integer(ref):
+    if ref is None or ref.kind != K.VAR_DECL or not is_integer(ref):
         return c
     init = next((strip(k) for k in child_list(ref) if k.kind.is_expression()), None)
-    return init if init is not None and init.kind == K.BINARY_OPERATOR and binary_op(init) == "/" else c
+    if init is None or init.kind != K.BINARY_OPERATOR or binary_op(init) != "/":
+        return c
+    return init if ref.type.is_const_qualified() or _first_value_at(ref, c, body) else c
+
+
+def _first_value_at(var: ci.Cursor, c: ci.Cursor, body: ci.Cursor) -> bool:
+    """No write to ``var`` comes before ``c``, or after it inside a loop that holds ``c``."""
+    at = first(c).offset
+    loops = [L for L in preorder(body) if L.kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT) and first(L).offset <= at <= last(L).offset]
+    for w in preorder(body):
+        target = write_target(w)
+        t = strip(target) if target is not None else None
+        if t is None or t.kind != K.DECL_REF_EXPR or t.referenced != var:
+            continue
+        where = first(w).offset
+        if where < at or any(first(L).offset <= where <= last(L).offset for L in loops):
+            return False
+    return True
 
 
 def _address_of(c: ci.Cursor) -> ci.Cursor | None:

@@ -126,3 +126,37 @@ def _messages(src: str) -> list[tuple[int, str, str]]:
 
     found, _ = check_source("k.cu", Language.CUDA, src, Settings())
     return [(f.span.line, f.code, f"{f.code} {f.message}") for f in found]
+
+
+ROW_THEN_TAIL = """\
+__global__ void row_sum(float* out, const float* x, int width) {
+    int iterations = width / blockDim.x;
+    int tail = iterations * blockDim.x + threadIdx.x;
+    x += blockIdx.x * width;
+    float sum = 0.f;
+    for (int i = 0; i < iterations; i++) sum += x[i * blockDim.x + threadIdx.x];
+    if (tail < width) {
+        sum += x[tail];
+        iterations++;
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+"""
+
+
+def test_a_tail_placed_by_the_first_value_of_a_local_quotient_is_handled() -> None:
+    # DeepSpeed layer norm: `high_index = iterations * iteration_stride + id` before `iterations++`
+    assert findings(ROW_THEN_TAIL, Language.CUDA) == []
+
+
+def test_a_quotient_local_written_before_the_tail_start_proves_no_tail() -> None:
+    src = ROW_THEN_TAIL.replace("    int tail =", "    iterations *= 1;\n    int tail =")
+    assert findings(src, Language.CUDA) == [(line_of(src, "for (int i = 0; i < iterations; i++)"), "BC301")]
+
+
+def test_a_quotient_local_written_in_a_loop_around_the_tail_start_proves_no_tail() -> None:
+    src = ROW_THEN_TAIL.replace("    int tail = iterations * blockDim.x + threadIdx.x;\n", "").replace(
+        "    if (tail < width) {", "    for (int r = 0; r < 2; r++) {\n"
+        "    int tail = iterations * blockDim.x + threadIdx.x;\n    if (tail < width) {").replace(
+        "        iterations++;\n    }", "        iterations++;\n    }\n    }")
+    assert findings(src, Language.CUDA) == [(line_of(src, "for (int i = 0; i < iterations; i++)"), "BC301")]
