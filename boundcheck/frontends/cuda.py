@@ -80,44 +80,55 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             kids = list(child_list(c))
             if kids:
                 file_contracts += divisibility(conv, kids[0], Scope(), "static_assert")
-    kernels: dict[str, tuple[ci.Cursor, Kernel]] = {}
-    builders: dict[str, KernelBuilder] = {}  # what each kernel's walk found beside its model
+    kernels: dict[str, list[tuple[ci.Cursor, Kernel]]] = {}  # overloads share a name
+    builders: dict[str, list[KernelBuilder]] = {}  # what each kernel's walk found beside its model
     orphans = _entry_device_functions(fns, parsed)
     for fn in fns:
         if is_kernel(fn) or fn in orphans:
             builder = KernelBuilder(fn, src, macros, helpers, file_contracts)
             kernel = builder.build()
             module.kernels.append(kernel)
-            kernels[fn.spelling] = (fn, kernel)
-            builders[fn.spelling] = builder
+            kernels.setdefault(fn.spelling, []).append((fn, kernel))
+            builders.setdefault(fn.spelling, []).append(builder)
             if fn in orphans:
                 drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier, builder.loop_ranges))
-    by_kernel: dict[str, list[HostLaunch]] = {}
+
+    def overloads(hl: HostLaunch) -> list[int]:
+        """The definitions of the launched name that may run: those taking as many arguments as
+        the launch passes (every one where none does: default arguments). A launch whose types
+        are open (in a template) may run each overload of its arity, and is read at each."""
+        found = kernels.get(hl.launch.kernel, [])
+        fitting = [i for i, (fn, _) in enumerate(found) if len(params(fn)) == len(hl.kernel_args)]
+        return fitting or list(range(len(found)))
+
+    by_kernel: dict[tuple[str, int], list[HostLaunch]] = {}
     foreign: list[HostLaunch] = []
     wrappers = find_wrappers(parsed.source)
     for hl in [hl for fn in fns + host_methods(parsed.source.root) if not is_kernel(fn)
                for hl in launches_in(fn, conv, wrappers)]:
-        hl = _as_run(hl, builders.get(hl.launch.kernel))
+        which = overloads(hl)
+        if not which:
+            foreign.append(hl)
+        for i in which:
+            by_kernel.setdefault((hl.launch.kernel, i), []).append(_as_run(hl, builders[hl.launch.kernel][i]))
+        hl = by_kernel[(hl.launch.kernel, which[-1])][-1] if which else hl  # its grid as the last one runs it
         # a floor whose tail the host runs apart (`numHot = size / T * T`, a launch for the rest)
         # drops nothing; the kernel launched on the whole blocks still sees full tiles
         module.launches.append(replace(hl.launch, grid=tuple(d for d in hl.launch.grid if (d.extent, d.tile) not in hl.tails))
                                if hl.tails else hl.launch)
-        if hl.launch.kernel in kernels:
-            by_kernel.setdefault(hl.launch.kernel, []).append(hl)
-        else:
-            foreign.append(hl)
-    for name, hls in launched.items():  # launches in other files of the run (no BC302 here: theirs)
-        if name in kernels:
-            by_kernel.setdefault(name, []).extend(_as_run(hl, builders[name]) for hl in hls)
+    for hls in launched.values():  # launches in other files of the run (no BC302 here: theirs)
+        for hl in hls:
+            for i in overloads(hl):
+                by_kernel.setdefault((hl.launch.kernel, i), []).append(_as_run(hl, builders[hl.launch.kernel][i]))
     if foreign:
         where = kernels_elsewhere(parsed.source.root, {hl.launch.kernel for hl in foreign})
         for hl in foreign:  # in this file's numbers: the other file may not know its names
             hl = replace(hl, rooms=tuple(resolved(r, conv.values) for r in hl.rooms))
             # a kernel only declared here ("" as its file) may be defined in another file of the run
             module.foreign_launches.setdefault((where.get(hl.launch.kernel, ""), hl.launch.kernel), []).append(hl)
-    for name, hls in by_kernel.items():
-        fn, kernel = kernels[name]
-        builder = builders[name]
+    for (name, which), hls in by_kernel.items():
+        fn, kernel = kernels[name][which]
+        builder = builders[name][which]
         for hl in hls:
             _host_contracts(hl, fn, kernel)
         kernel.contracts += sorted(set.intersection(*(_block_bindings(hl, fn) for hl in hls)) - set(kernel.contracts),
@@ -129,7 +140,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values)
         _fixed_rows(fn, kernel, builder, hls)
-    for _, kernel in kernels.values():
+    for kernel in module.kernels:
         padded_rows(kernel)
     module.wanted_helpers = helpers.wanted
     _errors(module, parsed, kernels)
@@ -298,9 +309,9 @@ def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
                     kernel.contracts.append(d)
 
 
-def _errors(module: Module, parsed: Parsed, kernels: dict[str, tuple[ci.Cursor, Kernel]]) -> None:
+def _errors(module: Module, parsed: Parsed, kernels: dict[str, list[tuple[ci.Cursor, Kernel]]]) -> None:
     """BC001 for what was lost: errors inside a kernel, and fatal errors anywhere."""
-    ranges = [(first(fn).line, last(fn).line, name) for name, (fn, _) in kernels.items()]
+    ranges = [(first(fn).line, last(fn).line, name) for name, found in kernels.items() for fn, _ in found]
     reported: set[str] = set()
     for severity, line, col, text in parsed.diagnostics:
         inside = next((name for a, b, name in ranges if a <= line <= b), None)

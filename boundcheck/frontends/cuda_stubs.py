@@ -137,11 +137,13 @@ struct __half2 {
   __host__ __device__ __half2() {}
   __host__ __device__ __half2(__half a, __half b) : x(a), y(b) {}
   __host__ __device__ __half2& operator+=(const __half2&); __host__ __device__ __half2& operator*=(const __half2&);
-  __host__ __device__ __half2& operator-=(const __half2&);
+  __host__ __device__ __half2& operator-=(const __half2&); __host__ __device__ __half2& operator/=(const __half2&);
 };
 __host__ __device__ __half2 operator+(const __half2&, const __half2&);
 __host__ __device__ __half2 operator-(const __half2&, const __half2&);
 __host__ __device__ __half2 operator*(const __half2&, const __half2&);
+__host__ __device__ __half2 operator/(const __half2&, const __half2&);
+__host__ __device__ __half2 operator-(const __half2&);
 typedef __half2 half2;
 struct __nv_bfloat162 {
   __nv_bfloat16 x, y;
