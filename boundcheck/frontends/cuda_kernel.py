@@ -378,7 +378,7 @@ class KernelBuilder:
         counters = {n for n, up in self.counts_up.items() if up}
         guards = [replace(_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index), walk=g.stride)
                   for g in rec.guards if (not g.split or whole) and not g.row
-                  and not _past_guard(_beyond(g, rec.index), counters)
+                  and not _past_guard(_beyond(g, rec.index), counters, g.sides[1])
                   and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
@@ -426,7 +426,7 @@ class KernelBuilder:
         if width <= 1:
             return g.bound
         indexed, limit = g.sides
-        if _divides_by(limit, width) or (_in_vector_units(indexed, index, width) or _strided_only(indexed, index)) \
+        if _divides_by(limit, width, self.conv.values) or (_in_vector_units(indexed, index, width) or _strided_only(indexed, index)) \
                 and not _divmod_of(indexed, index):
             return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
         return g.bound
@@ -1435,12 +1435,15 @@ def _beyond(g: Guard, index: Expr) -> list[Term] | None:
     return [t for t in theirs if terms_text([t]) not in mine]
 
 
-def _past_guard(extra: list[Term] | None, counters: set[str]) -> bool:
+def _past_guard(extra: list[Term] | None, counters: set[str], limit: Expr) -> bool:
     """The access lies past the guarded index by ``extra``, which the guard says nothing about: a
     compile-time size (``x[i + blockSize]`` under ``i < n``, a thread's second element), or a
     counted number of strides (``y[i + u * blockDim.x]`` under the unrolled loop's ``i < C``, u one
     of the ``counters`` counting up from 0, with at most a row offset beside it): the guard bounds
-    the first element only."""
+    the first element only. Steps by whole multiples of the ``limit`` itself move to another row of
+    that length (``t[j * D + i]`` under ``i < D``), where the guard still bounds the column."""
+    limit_text = render(limit)
+    extra = [t for t in extra or [] if limit_text not in {render(f) for f in t.factors}]
     if not extra:
         return False
     if all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST} for t in extra):
@@ -1966,12 +1969,18 @@ def _in_vector_units(bounded: Expr, index: Expr, w: int) -> bool:
                for lt in lane_terms)
 
 
-def _divides_by(limit: Expr, w: int) -> bool:
-    shift = {2: 1, 4: 2, 8: 3, 16: 4}.get(w)
+def _divides_by(limit: Expr, w: int, values: dict[str, int | None]) -> bool:
+    """The limit counts groups of a multiple of ``w`` elements (``n / 4``, ``n >> 2``, ``n / UNROLL``
+    with ``const int UNROLL = 4``): a w-wide vector inside group i stays below the extent."""
     for t in expand(limit):
         for f in t.factors:
-            if isinstance(f, Bin) and ((f.op == "/" and f.right == Num(w)) or (f.op == ">>" and f.right == Num(shift))):
-                return True
+            if not isinstance(f, Bin) or f.op not in ("/", ">>"):
+                continue
+            d = f.right.value if isinstance(f.right, Num) else values.get(f.right.name) if isinstance(f.right, Sym) else None
+            if isinstance(d, int) and not isinstance(d, bool) and d >= 0:
+                group = d if f.op == "/" else 1 << min(d, 62)
+                if group >= w and group % w == 0:
+                    return True
     return False
 
 
