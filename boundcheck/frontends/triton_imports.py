@@ -1,5 +1,6 @@
 """Kernels a file launches but another module defines (``from .kernels import add_kernel``, then
-``add_kernel[grid](...)``): the defining module is found beside the file (relative imports, or a
+``add_kernel[grid](...)``; or ``import pkg.kernels as K``, then ``K.add_kernel[grid](...)``): the
+defining module is found beside the file (relative imports, or a
 package root among the file's parents), read and parsed (never imported or run), so the host code
 here can bind the launch to the kernel's parameters. What the launch tells the kernel is handed,
 through the engine, to the analysis of the defining file (:attr:`Module.foreign_launches`). A check
@@ -47,7 +48,29 @@ def imported_kernels(tree: ast.Module, path: str, source: str, jit_names: set[st
         for local, name in wanted:
             if name in defined:
                 out[local] = Imported(target, name, defined[name])
+    for alias, module in _module_imports(tree.body):
+        if not _subscripts_attribute(alias, source):
+            continue
+        target = _module_file(path, module, 0)
+        defined = _jit_functions(target) if target is not None else {}
+        for name, fn in defined.items():  # the launch names the kernel as the attribute it is
+            if name not in jit_names and name not in out and f"{alias}.{name}[" in source:
+                out[name] = Imported(target, name, fn)  # type: ignore[arg-type]
     return out
+
+
+def _subscripts_attribute(module: str, source: str) -> bool:
+    """The text subscripts an attribute of ``module`` (``K.add_kernel[grid]``): a launch, maybe."""
+    return module + "." in source and re.search(rf"(?<![\w.]){re.escape(module)}\.\w+\[", source) is not None
+
+
+def _module_imports(body: list[ast.stmt]) -> Iterator[tuple[str, str]]:
+    """``import a.b.c as k`` and ``import a.b.c`` statements at any depth: (the name the file uses
+    for the module, its dotted path); a plain dotted import is used by its whole path."""
+    for s in nested_statements(body):
+        if isinstance(s, ast.Import):
+            for a in s.names:
+                yield a.asname or a.name, a.name
 
 
 def _launches(name: str, source: str) -> bool:
@@ -161,6 +184,7 @@ def merge(context: ModuleContext, launched: dict[str, list[object]]) -> None:
 
 
 _FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)", re.MULTILINE)
+_IMPORT_AS = re.compile(r"^[ \t]*import[ \t]+([\w.]+)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$", re.MULTILINE)
 
 
 def launched_modules(path: str, source: str) -> set[str]:
@@ -173,6 +197,11 @@ def launched_modules(path: str, source: str) -> set[str]:
         if any(name.isidentifier() and _launches(name, source) for name in wanted):
             level = len(module) - len(module.lstrip("."))
             target = _module_file(path, module.lstrip("."), level)
+            if target is not None:
+                out.add(target)
+    for module, alias in _IMPORT_AS.findall(source):
+        if _subscripts_attribute(alias or module, source):
+            target = _module_file(path, module, 0)
             if target is not None:
                 out.add(target)
     return out

@@ -1,5 +1,5 @@
 """A Triton kernel defined in one module and launched from another (``from .kernels import k``,
-``k[grid](...)``) is checked under the host facts of the launches the run holds; the launching
+``k[grid](...)``, or ``import pkg.kernels as K``, ``K.k[grid](...)``) is checked under the host facts of the launches the run holds; the launching
 module's floored grids are reported there. Analysed alone, the kernel's module has no launch and
 is reported as written. Also the host readings the launchers of a kernels module lean on: sizes
 unpacked from ``x.shape``, an equality with a product, and arguments after ``*x.stride()`` when
@@ -76,6 +76,25 @@ def test_a_floored_grid_of_an_imported_kernel_is_reported_at_the_launch(tmp_path
     assert run(tmp_path, src) == [("kernels.py", STORE, "BC101"), ("kernels.py", STORE, "BC102"),
                                   ("ops.py", line_of(src, "scale_kernel["), "BC302")]
 
+
+
+def module_ops(imported: str, launched: str, check: str = "    assert n % BLOCK == 0\n") -> str:
+    return ops(check=check).replace("from {module} import scale_kernel".format(module=".kernels"), imported).replace(
+        "    scale_kernel[", f"    {launched}[")
+
+
+def test_a_kernel_launched_through_its_module_alias_is_checked_under_the_launch(tmp_path: Path) -> None:
+    # `import pkg.kernels as K; K.scale_kernel[grid](...)`, and the plain dotted import
+    assert run(tmp_path, module_ops("import pkg.kernels as K", "K.scale_kernel")) == []
+    assert run(tmp_path, module_ops("import pkg.kernels", "pkg.kernels.scale_kernel")) == []
+
+
+def test_a_module_alias_launch_without_the_assert_keeps_the_finding(tmp_path: Path) -> None:
+    src = module_ops("import pkg.kernels as K", "K.scale_kernel", check="")
+    assert run(tmp_path, src) == [("kernels.py", STORE, "BC101"), ("kernels.py", STORE, "BC102")]
+    src = module_ops("import pkg.kernels as K", "K.scale_kernel", check="").replace("(triton.cdiv(n, BLOCK),)", "(n // BLOCK,)")
+    assert run(tmp_path, src) == [("kernels.py", STORE, "BC101"), ("kernels.py", STORE, "BC102"),
+                                  ("ops.py", line_of(src, "K.scale_kernel["), "BC302")]
 
 CONV = '''\
 import torch
