@@ -289,8 +289,14 @@ class _Host:
             64 it would make ``BT % BC`` a fact, which says nothing of a runtime extent."""
             return f in self.equalities and f.tile.isdigit() and set(to_kernel.get(f.extent, [f.extent])) <= constexpr
 
+        # a grid of `n // B` programs never runs past n: where every launch floors an axis, the
+        # kernel's tiles along it are full, and the skipped tail is the launch's defect (BC302,
+        # reported there once) rather than one finding per access, as for a CUDA grid
+        floored = [d for axis, f in self._axis_floors(sub.slice, runtime, tiles, host_tiles)
+                   for d in in_kernel_terms(Divisibility(f.extent, f.tile, "floor grid"), "floor grid")
+                   if d.tile in _axis_tiles(fn, axis)]
         self.ctx.branch_contracts.setdefault(name, []).append(
-            frozenset(d for f in self.branch if not variant(f) for d in in_kernel_terms(f, "host branch")))
+            frozenset(d for f in self.branch if not variant(f) for d in in_kernel_terms(f, "host branch")) | set(floored))
         self.ctx.launch_units.setdefault(name, []).append(frozenset(
             p for p, value in pairs if p and isinstance(value, ast.Constant) and value.value == 1 and type(value.value) is int))
         # `BLOCK=n_cols` with n_cols read from x.shape: one tile spans that dimension of x
@@ -435,6 +441,22 @@ class _Host:
             return None
         return tuple(self.render(e) for e in node.elts)
 
+    def _axis_floors(self, grid: ast.expr, runtime: set[str], tiles: set[str], host_tiles: set[str]
+                     ) -> list[tuple[int, sy.FloorDiv]]:
+        """The floored tile counts of a grid written as one tuple (no alternatives), by axis."""
+        node, depth = grid, 0
+        while depth <= _MAX_DEPTH and (isinstance(node, ast.Name) and node.id in self.env or isinstance(node, ast.Lambda)):
+            node = self.env[node.id] if isinstance(node, ast.Name) else node.body
+            depth += 1
+        elements = list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else [node]
+        out = []
+        for axis, element in enumerate(elements[:3]):
+            for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
+                div = sy.floor_division(part, self.ctx.src.span(self.resolve(element)))
+                if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
+                    out.append((axis, div))
+        return out
+
     def _grid(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
         if depth > _MAX_DEPTH:
             return []
@@ -448,6 +470,28 @@ class _Host:
         if isinstance(node, (ast.Tuple, ast.List)):
             return list(node.elts)
         return [node]
+
+
+def _axis_tiles(fn: ast.FunctionDef, axis: int) -> set[str]:
+    """The names the kernel scales its program id along ``axis`` by (``pid = tl.program_id(1)``,
+    ``pid * BLOCK_N``): the tiles a floored grid dimension of that axis counts."""
+    pids: set[str] = set()
+
+    def is_pid(node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in pids
+        if not (isinstance(node, ast.Call) and callee(node.func) == "program_id"):
+            return False
+        given = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "axis"), None)
+        return isinstance(given, ast.Constant) and given.value == axis
+
+    nodes = list(ast.walk(fn))
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and is_pid(node.value):
+            pids.add(node.targets[0].id)
+    return {b.id for node in nodes if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+            for a, b in ((node.left, node.right), (node.right, node.left)) if is_pid(a) and isinstance(b, ast.Name)}
 
 
 def _common_factors(terms: list[sy.Term]) -> list[str]:

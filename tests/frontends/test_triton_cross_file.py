@@ -72,9 +72,9 @@ def test_a_launch_without_the_assert_keeps_the_finding(tmp_path: Path) -> None:
 
 
 def test_a_floored_grid_of_an_imported_kernel_is_reported_at_the_launch(tmp_path: Path) -> None:
+    # `n // BLOCK` programs never run past n: the tiles are full, the skipped tail is the launch's
     src = ops(check="", grid="(n // BLOCK,)")
-    assert run(tmp_path, src) == [("kernels.py", STORE, "BC101"), ("kernels.py", STORE, "BC102"),
-                                  ("ops.py", line_of(src, "scale_kernel["), "BC302")]
+    assert run(tmp_path, src) == [("ops.py", line_of(src, "scale_kernel["), "BC302")]
 
 
 
@@ -93,8 +93,7 @@ def test_a_module_alias_launch_without_the_assert_keeps_the_finding(tmp_path: Pa
     src = module_ops("import pkg.kernels as K", "K.scale_kernel", check="")
     assert run(tmp_path, src) == [("kernels.py", STORE, "BC101"), ("kernels.py", STORE, "BC102")]
     src = module_ops("import pkg.kernels as K", "K.scale_kernel", check="").replace("(triton.cdiv(n, BLOCK),)", "(n // BLOCK,)")
-    assert run(tmp_path, src) == [("kernels.py", STORE, "BC101"), ("kernels.py", STORE, "BC102"),
-                                  ("ops.py", line_of(src, "K.scale_kernel["), "BC302")]
+    assert run(tmp_path, src) == [("ops.py", line_of(src, "K.scale_kernel["), "BC302")]
 
 CONV = '''\
 import torch
