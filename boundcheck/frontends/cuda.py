@@ -71,7 +71,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
                                              if isinstance(a, str) and a.startswith("-D")}
     fns = functions(parsed.source.root)
     helpers = Helpers(fns, elsewhere)
-    module.helper_summaries = host_summaries(fns)
+    module.helper_summaries = host_summaries(fns, src.data)
     conv = Converter(src, macros, helpers)
     conv.dependent_operators = True  # this converter reads host code only
     file_contracts: list[Divisibility] = []

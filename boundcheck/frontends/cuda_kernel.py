@@ -299,9 +299,10 @@ class KernelBuilder:
         self.kernel.accesses += _checked_warp_rows(accesses, self.split_rows)
         unbounded = _uncompared_rows(accesses, self.compared_rows)
         self.ceiling_accesses = _checked_warp_rows(accesses, self.split_rows, unbounded) if unbounded else None
+        writes = Writes(body)
         for c in nodes:
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
-                self._tail_start(c, body)
+                self._tail_start(c, writes)
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "&":
                 self._tail_mask(c)
             if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
@@ -322,10 +323,10 @@ class KernelBuilder:
                                                           "static_assert")
         self.kernel.contracts += assume_comments(self.src, self.fn)
 
-    def _tail_start(self, c: ci.Cursor, body: ci.Cursor) -> None:
+    def _tail_start(self, c: ci.Cursor, writes: Writes) -> None:
         """``n / 4 * 4`` is where the whole packs end: the kernel finishes the tail past it. The
         quotient may be a constant local (``const int n_vec = n / 4; … n_vec * 4``)."""
-        kids = [_quotient_of(k, body) for k in children(c)]
+        kids = [_quotient_of(k, writes) for k in children(c)]
         if len(kids) != 2 or not any(strip(k).kind == K.BINARY_OPERATOR and binary_op(strip(k)) == "/" for k in kids):
             return
         scope = Scope(dict(self.state.scope.env), self.state.scope.kinds)  # constants as the walk bound them
@@ -2036,9 +2037,36 @@ def _is_test(c: ci.Cursor) -> bool:
     return c.kind == K.BINARY_OPERATOR and binary_op(c) in COMPARISONS
 
 
-def _quotient_of(c: ci.Cursor, body: ci.Cursor) -> ci.Cursor:
+class Writes:
+    """Where a kernel body writes each local (offsets), and the offset ranges of its loops: read
+    once, for the first-value test of :func:`_quotient_of`."""
+
+    def __init__(self, body: ci.Cursor) -> None:
+        self.body = body
+        self._read: tuple[dict[ci.Cursor, list[int]], list[tuple[int, int]]] | None = None
+
+    def first_value_at(self, var: ci.Cursor, c: ci.Cursor) -> bool:
+        """No write to ``var`` comes before ``c``, or after it inside a loop that holds ``c``."""
+        if self._read is None:
+            writes: dict[ci.Cursor, list[int]] = {}
+            loops = []
+            for w in preorder(self.body):
+                if w.kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT):
+                    loops.append((first(w).offset, last(w).offset))
+                target = write_target(w)
+                t = strip(target) if target is not None else None
+                if t is not None and t.kind == K.DECL_REF_EXPR and t.referenced is not None:
+                    writes.setdefault(t.referenced, []).append(first(w).offset)
+            self._read = writes, loops
+        writes, loops = self._read
+        at = first(c).offset
+        around = [(a, b) for a, b in loops if a <= at <= b]
+        return all(where > at and not any(a <= where <= b for a, b in around) for where in writes.get(var, []))
+
+
+def _quotient_of(c: ci.Cursor, writes: Writes) -> ci.Cursor:
     """The division an integer local ``c`` names is initialised with (``const int n_vec = n / 4;``),
-    else ``c``. A local that is not ``const`` names its first value where ``body`` writes it
+    else ``c``. A local that is not ``const`` names its first value where the body writes it
     nowhere before ``c`` and in no loop around ``c`` (``int iters = n / T; int tail = iters * T + tx;``
     before ``iters++``)."""
     s = strip(c)
@@ -2048,22 +2076,7 @@ def _quotient_of(c: ci.Cursor, body: ci.Cursor) -> ci.Cursor:
     init = next((strip(k) for k in child_list(ref) if k.kind.is_expression()), None)
     if init is None or init.kind != K.BINARY_OPERATOR or binary_op(init) != "/":
         return c
-    return init if ref.type.is_const_qualified() or _first_value_at(ref, c, body) else c
-
-
-def _first_value_at(var: ci.Cursor, c: ci.Cursor, body: ci.Cursor) -> bool:
-    """No write to ``var`` comes before ``c``, or after it inside a loop that holds ``c``."""
-    at = first(c).offset
-    loops = [L for L in preorder(body) if L.kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT) and first(L).offset <= at <= last(L).offset]
-    for w in preorder(body):
-        target = write_target(w)
-        t = strip(target) if target is not None else None
-        if t is None or t.kind != K.DECL_REF_EXPR or t.referenced != var:
-            continue
-        where = first(w).offset
-        if where < at or any(first(L).offset <= where <= last(L).offset for L in loops):
-            return False
-    return True
+    return init if ref.type.is_const_qualified() or writes.first_value_at(ref, c) else c
 
 
 def _address_of(c: ci.Cursor) -> ci.Cursor | None:

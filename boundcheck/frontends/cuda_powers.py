@@ -9,6 +9,7 @@ launches exactly the blocks the length needs, though no remainder is ever tested
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import clang.cindex as ci
@@ -159,24 +160,33 @@ def _odd_part_argument(conv: Converter, c: ci.Cursor, scope: Scope) -> str | Non
 _ODD_PART = "odd part"
 
 
-def host_summaries(fns: list[ci.Cursor]) -> dict[str, object]:
+def host_summaries(fns: list[ci.Cursor], data: bytes) -> dict[str, object]:
     """The file's external host functions by name, each with what a file declaring it ``extern``
     reads a call of it as: the odd part of the parameter at a position, or None (nothing known;
-    it still counts as a definition of the name)."""
+    it still counts as a definition of the name). Only a body whose text halves something is
+    read (``data``: the file's bytes, which cursor offsets count)."""
     out: dict[str, object] = {}
     for fn in fns:
         if fn.kind == K.FUNCTION_DECL and fn.linkage == ci.LinkageKind.EXTERNAL and not is_device(fn):
-            index = _odd_part_parameter(fn)
+            halves = _HALVING.search(data, first(fn).offset, last(fn).offset + 1) is not None
+            index = _odd_part_parameter(fn) if halves else None
             out[fn.spelling] = (_ODD_PART, index) if index is not None else None
     return out
+
+
+_HALVING = re.compile(rb">>=?\s*1\b|/=?\s*2\b")
 
 
 def _odd_part_parameter(fn: ci.Cursor) -> int | None:
     if fn.result_type.get_canonical().kind not in INT_TYPES:
         return None
     params = [p for p in child_list(fn) if p.kind == K.PARM_DECL]
-    return next((i for i, p in enumerate(params) if is_integer(p) and p.type.kind != ci.TypeKind.LVALUEREFERENCE
-                 and _returns_odd_part(fn, p)), None)
+    integral = [is_integer(p) and p.type.kind != ci.TypeKind.LVALUEREFERENCE for p in params]
+    body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None) if any(integral) else None
+    nodes = list(preorder(body)) if body is not None else []
+    if not any(k.kind in _LOOPS for k in nodes):
+        return None  # no loop halves anything
+    return next((i for i, p in enumerate(params) if integral[i] and _returns_odd_part(nodes, p)), None)
 
 
 def _writes(c: ci.Cursor, decl: ci.Cursor) -> bool:
@@ -185,14 +195,11 @@ def _writes(c: ci.Cursor, decl: ci.Cursor) -> bool:
     return t is not None and t.kind == K.DECL_REF_EXPR and t.referenced == decl
 
 
-def _returns_odd_part(fn: ci.Cursor, p: ci.Cursor) -> bool:
-    """Every return gives ``p`` or a constant other than 1, and ``p`` is only ever halved where a
-    loop has just found it even: ``for (…; (p & 1) == 0; p >>= 1);``. A 1 returned is then ``p``
-    divided down to 1 by exact halvings: the argument was a power of two."""
-    body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None)
-    if body is None:
-        return False
-    nodes = list(preorder(body))
+def _returns_odd_part(nodes: list[ci.Cursor], p: ci.Cursor) -> bool:
+    """Every return of the body (``nodes``, in preorder) gives ``p`` or a constant other than 1,
+    and ``p`` is only ever halved where a loop has just found it even: ``for (…; (p & 1) == 0;
+    p >>= 1);``. A 1 returned is then ``p`` divided down to 1 by exact halvings: the argument was a
+    power of two."""
     if any(k.kind == K.GOTO_STMT for k in nodes):
         return False
     returned = [child_list(k)[0] for k in nodes if k.kind == K.RETURN_STMT and child_list(k)]
