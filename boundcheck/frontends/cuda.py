@@ -93,33 +93,36 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             if fn in orphans:
                 drop_thread_dims(kernel, block_scratch(builder.recs, builder.has_barrier, builder.loop_ranges))
 
-    def overloads(hl: HostLaunch) -> list[int]:
-        """The definitions of the launched name that may run: those taking as many arguments as
-        the launch passes (every one where none does: default arguments). A launch whose types
-        are open (in a template) may run each overload of its arity, and is read at each."""
+    by_kernel: dict[tuple[str, int], list[HostLaunch]] = {}
+
+    def assign(hl: HostLaunch) -> HostLaunch | None:
+        """Hand a launch to the definitions of its name that may run it: those taking as many
+        arguments as it passes (every one where none does: default arguments; in a template,
+        where the types are open, each overload of that arity). The launch as the last of them
+        runs it, or None where the name has no definition here."""
         found = kernels.get(hl.launch.kernel, [])
         fitting = [i for i, (fn, _) in enumerate(found) if len(params(fn)) == len(hl.kernel_args)]
-        return fitting or list(range(len(found)))
+        run = None
+        for i in fitting or range(len(found)):
+            run = _as_run(hl, builders[hl.launch.kernel][i])
+            by_kernel.setdefault((hl.launch.kernel, i), []).append(run)
+        return run
 
-    by_kernel: dict[tuple[str, int], list[HostLaunch]] = {}
     foreign: list[HostLaunch] = []
     wrappers = find_wrappers(parsed.source)
     for hl in [hl for fn in fns + host_methods(parsed.source.root) if not is_kernel(fn)
                for hl in launches_in(fn, conv, wrappers)]:
-        which = overloads(hl)
-        if not which:
+        run = assign(hl)
+        if run is None:
             foreign.append(hl)
-        for i in which:
-            by_kernel.setdefault((hl.launch.kernel, i), []).append(_as_run(hl, builders[hl.launch.kernel][i]))
-        hl = by_kernel[(hl.launch.kernel, which[-1])][-1] if which else hl  # its grid as the last one runs it
+        hl = run or hl
         # a floor whose tail the host runs apart (`numHot = size / T * T`, a launch for the rest)
         # drops nothing; the kernel launched on the whole blocks still sees full tiles
         module.launches.append(replace(hl.launch, grid=tuple(d for d in hl.launch.grid if (d.extent, d.tile) not in hl.tails))
                                if hl.tails else hl.launch)
     for hls in launched.values():  # launches in other files of the run (no BC302 here: theirs)
         for hl in hls:
-            for i in overloads(hl):
-                by_kernel.setdefault((hl.launch.kernel, i), []).append(_as_run(hl, builders[hl.launch.kernel][i]))
+            assign(hl)
     if foreign:
         where = kernels_elsewhere(parsed.source.root, {hl.launch.kernel for hl in foreign})
         for hl in foreign:  # in this file's numbers: the other file may not know its names
