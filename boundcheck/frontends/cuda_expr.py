@@ -28,6 +28,7 @@ from boundcheck.frontends.cuda_parse import (
     last,
     location,
     unary_op,
+    write_target,
 )
 from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, lanes, render, syms
 
@@ -73,6 +74,14 @@ def strip(c: ci.Cursor) -> ci.Cursor:
             break
         c = kids[-1]
     return c
+
+
+def written_variable(c: ci.Cursor) -> ci.Cursor | None:
+    """The variable ``c`` writes by name (``x = …``, ``x += …``, ``x++``, ``read(&x)``); None for
+    no write, or one through a member, an index or a pointer."""
+    target = write_target(c)
+    t = strip(target) if target is not None else None
+    return t.referenced if t is not None and t.kind == K.DECL_REF_EXPR else None
 
 
 def initializer(decl: ci.Cursor) -> ci.Cursor | None:

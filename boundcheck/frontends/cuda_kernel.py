@@ -39,6 +39,7 @@ from boundcheck.frontends.cuda_expr import (
     reads_memory,
     split_quotient,
     strip,
+    written_variable,
 )
 from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
@@ -55,7 +56,6 @@ from boundcheck.frontends.cuda_parse import (
     operator_call,
     preorder,
     unary_op,
-    write_target,
 )
 from boundcheck.frontends.cuda_slots import Slot, thread_slots
 from boundcheck.model import (
@@ -2053,10 +2053,8 @@ class Writes:
             for w in preorder(self.body):
                 if w.kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT):
                     loops.append((first(w).offset, last(w).offset))
-                target = write_target(w)
-                t = strip(target) if target is not None else None
-                if t is not None and t.kind == K.DECL_REF_EXPR and t.referenced is not None:
-                    writes.setdefault(t.referenced, []).append(first(w).offset)
+                if (name := written_variable(w)) is not None:
+                    writes.setdefault(name, []).append(first(w).offset)
             self._read = writes, loops
         writes, loops = self._read
         at = first(c).offset
@@ -2073,7 +2071,8 @@ def _quotient_of(c: ci.Cursor, writes: Writes) -> ci.Cursor:
     ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
     if ref is None or ref.kind != K.VAR_DECL or not is_integer(ref):
         return c
-    init = next((strip(k) for k in child_list(ref) if k.kind.is_expression()), None)
+    init = initializer(ref)
+    init = strip(init) if init is not None else None
     if init is None or init.kind != K.BINARY_OPERATOR or binary_op(init) != "/":
         return c
     return init if ref.type.is_const_qualified() or writes.first_value_at(ref, c) else c

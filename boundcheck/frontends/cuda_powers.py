@@ -22,6 +22,7 @@ from boundcheck.frontends.cuda_expr import (
     children,
     is_integer,
     strip,
+    written_variable,
 )
 from boundcheck.frontends.cuda_parse import (
     binary_op,
@@ -32,7 +33,6 @@ from boundcheck.frontends.cuda_parse import (
     last,
     preorder,
     unary_op,
-    write_target,
 )
 from boundcheck.model import Divisibility, FloorDiv
 from boundcheck.symbolic import render
@@ -190,9 +190,8 @@ def _odd_part_parameter(fn: ci.Cursor) -> int | None:
 
 
 def _writes(c: ci.Cursor, decl: ci.Cursor) -> bool:
-    target = write_target(c)
-    t = strip(target) if target is not None else None
-    return t is not None and t.kind == K.DECL_REF_EXPR and t.referenced == decl
+    var = written_variable(c)
+    return var is not None and var == decl
 
 
 def _returns_odd_part(nodes: list[ci.Cursor], p: ci.Cursor) -> bool:
