@@ -380,7 +380,8 @@ class KernelBuilder:
         guards = [replace(_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index), walk=g.stride)
                   for g in rec.guards if (not g.split or whole) and not g.row
                   and not _past_guard(_beyond(g, rec.index), counters, g.sides[1])
-                  and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)]
+                  and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)
+                  and not _walked_below(g, rec.guards)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
         guards += [replace(g.bound, local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)
@@ -1454,6 +1455,20 @@ def _past_guard(extra: list[Term] | None, counters: set[str], limit: Expr) -> bo
         t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST, Kind.LOOP}
         and all(f.name in counters for f in syms(Call("", t.factors)) if f.kind is Kind.LOOP)
         for t in counted) and all(_row_offset(t) for t in extra if t not in counted)
+
+
+def _walked_below(g: Guard, guards: tuple[Guard, ...]) -> bool:
+    """An inclusive test ``g`` before a block- or grid-stride loop that walks up from the index it
+    tests, strictly below the same limit (``if (i > n) return; for (j = i; j < n; j += stride)
+    x[j]``): once the index reaches the limit the loop runs no iteration, so ``g`` bounds nothing
+    the loop does not."""
+    if not g.bound.admits_extent:
+        return False
+    limit = render(g.sides[1])
+    return any(w is not g and w.stride and w.bound.op == "<" and not w.bound.limit_slack
+               and render(w.sides[1]) == limit and (extra := _beyond(g, w.sides[0]))
+               and all(t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.LOOP, Kind.CONST} for t in extra)
+               for w in guards)
 
 
 def _past_extent(a: Comparison) -> bool:

@@ -19,8 +19,7 @@ class OffByOneBound(Rule):
             dims = {d.source for d in access.dims}
             for bound in access.guards:
                 key = (bound.span.line, bound.span.col)
-                if key in seen or not bound.admits_extent_for(access.width) or bound.source not in dims \
-                        or _walked_below(bound, access.guards):
+                if key in seen or not bound.admits_extent_for(access.width) or bound.source not in dims:
                     continue
                 seen.add(key)
                 yield self.finding(
@@ -32,15 +31,6 @@ class OffByOneBound(Rule):
                     f" bound it with `<`",
                     kernel, fix=_fix(bound),
                 )
-
-
-def _walked_below(bound: Bound, guards: tuple[Bound, ...]) -> bool:
-    """The access sits in a loop that walks up from the index ``bound`` tests, strictly below the
-    same limit (``if (i > n) return; for (j = i; j < n; j += stride) x[j]``): once the index reaches
-    the limit the loop runs no iteration, so the inclusive test lets no access through."""
-    return any(g is not bound and g.walk and g.source == bound.source and g.op == "<" and g.limit == bound.limit
-               and not g.limit_slack and not g.lane_offset and g.index.startswith(f"{bound.index} + ")
-               for g in guards)
 
 
 def _fix(bound: Bound) -> Fix | None:
