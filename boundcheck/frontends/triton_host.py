@@ -253,12 +253,8 @@ class _Host:
         # a problem size where a grid function reads it as `meta["S"]`
         runtime |= {p for p, value in pairs if p in constexpr and p in params and p not in configs
                     and sy.kinds(self.expr(value)) & {sy.Kind.OTHER, sy.Kind.EXTENT}}
-        floors = []
-        for element in (alt for el in self._grid(sub.slice) for alt in _alternatives(el)):
-            for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
-                div = sy.floor_division(part, self.ctx.src.span(self.resolve(element)))
-                if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
-                    floors.append(div)
+        floors = [div for el in self._grid(sub.slice) for alt in _alternatives(el)
+                  for div in self._floors(alt, runtime, tiles, host_tiles)]
         divisors = {d.tile for d in floors}  # a == b covers a // b, not every floor of a
         facts = tuple(f for f in [*self.facts, *self.branch]
                       if f not in self.equalities or {f.extent, f.tile} & divisors)
@@ -292,7 +288,8 @@ class _Host:
         # a grid of `n // B` programs never runs past n: where every launch floors an axis, the
         # kernel's tiles along it are full, and the skipped tail is the launch's defect (BC302,
         # reported there once) rather than one finding per access, as for a CUDA grid
-        floored = [d for axis, f in self._axis_floors(sub.slice, runtime, tiles, host_tiles)
+        floored = [d for axis, el in enumerate(self._grid_axes(sub.slice) or ())
+                   for f in self._floors(el, runtime, tiles, host_tiles)
                    for d in in_kernel_terms(Divisibility(f.extent, f.tile, "floor grid"), "floor grid")
                    if d.tile in _axis_tiles(fn, axis)]
         self.ctx.branch_contracts.setdefault(name, []).append(
@@ -431,30 +428,29 @@ class _Host:
             return self.sizes[value.id]
         return self._dimension(self.resolve(value))
 
-    def _grid_elements(self, node: ast.expr) -> tuple[str, ...] | None:
-        """A grid's elements by axis, rendered in host values; None where it is no one tuple
-        (``grid if c else other`` has two)."""
+    def _grid_axes(self, node: ast.expr) -> list[ast.expr] | None:
+        """A grid's elements by axis; None where it is no one tuple (``grid if c else other`` has
+        two)."""
         node = self.resolve(node)
         if isinstance(node, ast.Lambda):
             node = self.resolve(node.body)
         if not isinstance(node, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in node.elts):
             return None
-        return tuple(self.render(e) for e in node.elts)
+        return list(node.elts)
 
-    def _axis_floors(self, grid: ast.expr, runtime: set[str], tiles: set[str], host_tiles: set[str]
-                     ) -> list[tuple[int, sy.FloorDiv]]:
-        """The floored tile counts of a grid written as one tuple (no alternatives), by axis."""
-        node, depth = grid, 0
-        while depth <= _MAX_DEPTH and (isinstance(node, ast.Name) and node.id in self.env or isinstance(node, ast.Lambda)):
-            node = self.env[node.id] if isinstance(node, ast.Name) else node.body
-            depth += 1
-        elements = list(node.elts) if isinstance(node, (ast.Tuple, ast.List)) else [node]
+    def _grid_elements(self, node: ast.expr) -> tuple[str, ...] | None:
+        """A grid's elements by axis, rendered in host values (:meth:`_grid_axes`)."""
+        axes = self._grid_axes(node)
+        return tuple(self.render(e) for e in axes) if axes is not None else None
+
+    def _floors(self, element: ast.expr, runtime: set[str], tiles: set[str], host_tiles: set[str]
+                ) -> list[sy.FloorDiv]:
+        """The floored tile counts a grid element adds up (``n // BLOCK``)."""
         out = []
-        for axis, element in enumerate(elements[:3]):
-            for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
-                div = sy.floor_division(part, self.ctx.src.span(self.resolve(element)))
-                if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
-                    out.append((axis, div))
+        for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
+            div = sy.floor_division(part, self.ctx.src.span(self.resolve(element)))
+            if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
+                out.append(div)
         return out
 
     def _grid(self, node: ast.expr, depth: int = 0) -> list[ast.expr]:
