@@ -12,6 +12,10 @@ from pathlib import Path
 from boundcheck.engine import check_paths
 from boundcheck.settings import Settings
 from tests.checking import line_of
+from tests.frontends.test_cuda_precision6 import ODD_PART
+
+# the sorting network of test_cuda_precision6, with its odd-part helper moved to a file beside it
+_BODY = ODD_PART[ODD_PART.index("unsigned odd_part"):ODD_PART.index("void sort_batches")]
 
 HELPER = """\
 __global__ void fill(unsigned* keys, unsigned n) {
@@ -20,45 +24,9 @@ __global__ void fill(unsigned* keys, unsigned n) {
         keys[i] = 0;
 }
 
-extern "C" unsigned odd_part(unsigned* shifts, unsigned n) {
-    if (!n) {
-        *shifts = 0;
-        return 0;
-    }
-    for (*shifts = 0; (n & 1) == 0; n >>= 1, ++*shifts)
-        ;
-    return n;
-}
-"""
+""" + 'extern "C" ' + _BODY
 
-SORT = """\
-#include <assert.h>
-#define TILE 1024U
-
-extern "C" unsigned odd_part(unsigned* shifts, unsigned n);
-
-__global__ void merge_tiles(unsigned* keys, unsigned len) {
-    unsigned i = blockIdx.x * TILE + threadIdx.x;
-    keys[i] = keys[i] + len;
-    keys[i + TILE / 2] = keys[i];
-}
-
-void sort_batches(unsigned* d_keys, unsigned batch, unsigned len) {
-    if (len < 2)
-        return;
-    unsigned shifts;
-    unsigned rest = odd_part(&shifts, len);
-    assert(rest == 1);
-    unsigned blocks = batch * len / TILE;
-    if (len <= TILE) {
-        assert((batch * len) % TILE == 0);
-        merge_tiles<<<blocks, TILE / 2>>>(d_keys, len);
-    } else {
-        merge_tiles<<<blocks, TILE / 2>>>(d_keys, TILE);
-        merge_tiles<<<(batch * len) / 512, 256>>>(d_keys, len);
-    }
-}
-"""
+SORT = ODD_PART.replace(_BODY, 'extern "C" unsigned odd_part(unsigned* shifts, unsigned n);\n\n')
 
 UNREAD = [("sort.cu", line_of(SORT, "unsigned blocks ="), "BC302"), ("sort.cu", line_of(SORT, "/ 512, 256"), "BC302")]
 
@@ -86,6 +54,7 @@ def test_a_sibling_helper_that_strips_factors_of_three_proves_nothing(tmp_path: 
 
 def test_a_static_helper_of_another_file_is_not_the_one_called(tmp_path: Path) -> None:
     private = HELPER.replace('extern "C" unsigned odd_part', "static unsigned odd_part")
+    assert private != HELPER
     assert run(tmp_path, {"helper.cu": private, "sort.cu": SORT}) == UNREAD
 
 
