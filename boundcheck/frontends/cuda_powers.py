@@ -150,14 +150,19 @@ def _odd_part_argument(conv: Converter, c: ci.Cursor, scope: Scope) -> str | Non
     helper = s.referenced.get_definition()
     if helper is None:
         summary = conv.helpers.summary(s.referenced.spelling)
-        index = summary[1] if isinstance(summary, tuple) and summary[0] == _ODD_PART else None
+        index = summary.index if isinstance(summary, OddPart) else None
     else:
         index = _odd_part_parameter(helper)
     args = list(s.get_arguments())
     return _size_name(conv, args[index], scope) if index is not None and index < len(args) else None
 
 
-_ODD_PART = "odd part"
+@dataclass(frozen=True)
+class OddPart:
+    """A host helper's summary for the files that only declare it: it returns the odd part of
+    its parameter at ``index``."""
+
+    index: int
 
 
 def host_summaries(fns: list[ci.Cursor], data: bytes) -> dict[str, object]:
@@ -170,7 +175,7 @@ def host_summaries(fns: list[ci.Cursor], data: bytes) -> dict[str, object]:
         if fn.kind == K.FUNCTION_DECL and fn.linkage == ci.LinkageKind.EXTERNAL and not is_device(fn):
             halves = _HALVING.search(data, first(fn).offset, last(fn).offset + 1) is not None
             index = _odd_part_parameter(fn) if halves else None
-            out[fn.spelling] = (_ODD_PART, index) if index is not None else None
+            out[fn.spelling] = OddPart(index) if index is not None else None
     return out
 
 

@@ -288,10 +288,12 @@ class _Host:
         # a grid of `n // B` programs never runs past n: where every launch floors an axis, the
         # kernel's tiles along it are full, and the skipped tail is the launch's defect (BC302,
         # reported there once) rather than one finding per access, as for a CUDA grid
-        floored = [d for axis, el in enumerate(self._grid_axes(sub.slice) or ())
-                   for f in self._floors(el, runtime, tiles, host_tiles)
-                   for d in in_kernel_terms(Divisibility(f.extent, f.tile, "floor grid"), "floor grid")
-                   if d.tile in _axis_tiles(fn, axis)]
+        floored: list[Divisibility] = []
+        for axis, element in enumerate(self._grid_axes(sub.slice) or ()):
+            axis_floors = self._floors(element, runtime, tiles, host_tiles)
+            scaled = _axis_tiles(fn, axis) if axis_floors else set()  # the kernel is walked only for a floor
+            floored += [d for f in axis_floors for d in in_kernel_terms(Divisibility(f.extent, f.tile, "floor grid"),
+                                                                        "floor grid") if d.tile in scaled]
         self.ctx.branch_contracts.setdefault(name, []).append(
             frozenset(d for f in self.branch if not variant(f) for d in in_kernel_terms(f, "host branch")) | set(floored))
         self.ctx.launch_units.setdefault(name, []).append(frozenset(
