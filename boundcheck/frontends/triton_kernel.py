@@ -194,8 +194,29 @@ class Flag:
     when: bool
 
 
+def _remainder_test(node: ast.expr) -> ast.expr:
+    """A flag's remainder read as the test it is: ``n % B``, ``bool(n % B)`` and ``n % B > 0``
+    are true exactly where ``n % B != 0``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" \
+            and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return ast.Compare(node, [ast.NotEq()], [ast.Constant(0)])
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Gt) \
+            and isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Mod) and _is_zero(node.comparators[0]):
+        return ast.Compare(node.left, [ast.NotEq()], node.comparators)
+    return node
+
+
 def flag_of(node: ast.FunctionDef | ast.expr, mapping: dict[str, str]) -> Flag | None:
-    """The flag a function or expression computes: its ``== 0`` tests, else its ``!= 0`` ones."""
+    """The flag a function or expression computes: its ``== 0`` tests, else its ``!= 0`` ones
+    (a remainder returned as the flag among them)."""
+    if isinstance(node, ast.FunctionDef):
+        returns = [r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
+        if len(returns) == 1 and (test := _remainder_test(returns[0])) is not returns[0]:
+            node = test
+    else:
+        node = _remainder_test(node)
     positive = ast_divisibilities(node, mapping)
     if positive:
         return Flag(tuple(positive), True)
