@@ -65,3 +65,21 @@ def test_the_run_goes_on_past_a_broken_file(tmp_path: Path) -> None:
     assert "a_broken.py:2:" in run.stdout and "BC001" in run.stdout
     assert "b_kernel.py:8:5: BC102" in run.stdout
     assert "internal error" not in run.stdout + run.stderr
+
+
+PACKED_TEMPLATE = '''\
+template <template <typename> class Op, typename T>
+__device__ void apply(T* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = Op<T>()(x[i]); }
+template <typename T> struct Neg { __device__ T operator()(T v) const { return -v; } };
+template <typename T, int... Ns>
+__global__ void k(T* x, int n) { apply<Neg, T>(x, n); }
+void launch(float* x, int n) { k<float, 1, 2><<<GRID, 256>>>(x, n); }
+'''
+
+
+@pytest.mark.parametrize(("grid", "expected"), [("(n + 255) / 256", []), ("n / 256", [(6, "BC302")])])
+def test_a_launch_with_a_template_argument_pack_is_read(grid: str, expected: list[tuple[int, str]]) -> None:
+    # libclang's Python enum of template argument kinds stops before packs: reading the kind of
+    # `k<float, 1, 2>`'s pack raised ValueError and lost the whole file as an internal error
+    found, _ = check_source("k.cu", Language.CUDA, PACKED_TEMPLATE.replace("GRID", grid), Settings())
+    assert sorted((f.span.line, f.code) for f in found) == expected

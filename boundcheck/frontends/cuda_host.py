@@ -81,13 +81,15 @@ class HostLaunch:
 def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
     """Member functions of the main file, defined outside their class (``Real PiEstimator<Real>::
     operator()() {…}``) or inside it (a constructor that allocates and launches in a class
-    template's body): host code that launches kernels as free functions do."""
+    template's body): host code that launches kernels as free functions do. Not the call
+    operator of a generic lambda's specialization, which libclang lists here too: its body is
+    walked with the function that writes it, where its captures have their values."""
     out = []
     for c in child_list(cursor):
         if (c.kind in _SCOPES or c.kind in _CLASSES) and in_main_file(c):
             out += host_methods(c)
         elif c.kind in (K.CXX_METHOD, K.CONSTRUCTOR) and c.is_definition() and in_main_file(c) \
-                and not is_device(c):
+                and not is_device(c) and not c.semantic_parent.spelling.startswith("(lambda at "):
             out.append(c)
     return out
 

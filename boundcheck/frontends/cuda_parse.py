@@ -351,8 +351,17 @@ def integral_arguments(fn: ci.Cursor) -> dict[int, int]:
     (``k<WKV * 2>`` with ``#define WKV 64``: 128), by position; none for a template itself or a
     plain function."""
     n = fn.get_num_template_arguments() if fn.kind == ci.CursorKind.FUNCTION_DECL else -1
-    return {i: fn.get_template_argument_value(i) for i in range(max(n, 0))
-            if fn.get_template_argument_kind(i) == ci.TemplateArgumentKind.INTEGRAL}
+    kind, integral = _argument_kind(), ci.TemplateArgumentKind.INTEGRAL.value
+    return {i: fn.get_template_argument_value(i) for i in range(max(n, 0)) if kind(fn, i) == integral}
+
+
+@lru_cache(maxsize=1)
+def _argument_kind() -> object:
+    # its own function object returning the raw number: the bindings' one converts it to their
+    # enum, which lacks the newer kinds (a pack, a template template argument: ValueError)
+    fn = ci.conf.lib["clang_Cursor_getTemplateArgumentKind"]
+    fn.argtypes, fn.restype = [ci.Cursor, ctypes.c_uint], ctypes.c_int
+    return fn
 
 
 def literal_arguments(tokens: list[str]) -> dict[int, int]:

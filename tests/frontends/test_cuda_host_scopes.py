@@ -3,7 +3,9 @@ host function for every later launch, inside an ``if`` arm only for the launches
 
 from __future__ import annotations
 
+from boundcheck.engine import check_source
 from boundcheck.model import Language
+from boundcheck.settings import Settings
 from tests.checking import findings, line_of
 
 KERNEL = """\
@@ -123,3 +125,25 @@ def test_an_asserted_product_with_a_compile_time_size_is_a_multiple_of_it() -> N
 def test_a_product_of_a_smaller_size_or_of_runtime_sizes_says_nothing_of_the_grid() -> None:
     for bad in (PRODUCT.replace("rows * 256", "rows * 128"), PRODUCT.replace("rows * 256", "rows * cols")):
         assert cuda(bad) == [(line_of(bad, "pack<<<"), "BC302")]
+
+
+LAMBDA = """\
+__global__ void fill(float* x, int n) { int i = blockIdx.x * 256 + threadIdx.x; x[i] = 0.0f; }
+void run(float* x, int total, int width) {
+    int rows = total / width;
+    auto launch = [&]<typename T>(T arg) {
+        dim3 grid(rows / 256);
+        fill<<<grid, 256>>>(x, rows);
+    };
+    launch.template operator()<int>(1);
+}
+"""
+
+
+def test_a_launch_in_a_generic_lambda_is_read_once_with_its_captures() -> None:
+    # libclang also lists the lambda's specialized call operator as a method of the file; walked
+    # alone, `rows` was an unknown capture and the same floor was reported a second time
+    found = findings(LAMBDA, Language.CUDA)
+    assert found == [(line_of(LAMBDA, "dim3 grid"), "BC302")]
+    messages = [f.message for f in check_source("k.cu", Language.CUDA, LAMBDA, Settings())[0]]
+    assert len(messages) == 1 and "total / width / 256" in messages[0]
