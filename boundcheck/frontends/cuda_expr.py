@@ -23,6 +23,7 @@ from boundcheck.frontends.cuda_parse import (
     arguments,
     binary_op,
     child_list,
+    deref_operand,
     evaluate,
     first,
     last,
@@ -300,6 +301,9 @@ class Converter:
                 if element(c) is not None:
                     self.on_subscript(c, scope)  # `out[h][w]` of an accessor: an access, as `p[h * W + w]`
                     return Sym(self.src.text_of(c) or "[]", Kind.OTHER)
+            if not c.spelling and self.on_subscript is not None and deref_operand(c) is not None:
+                self.on_subscript(c, scope)  # `*p` of a dependent pointer type: an access
+                return Sym(self.src.text_of(c) or "*", Kind.OTHER)
             return self.call(c, scope)
         if kind == K.CONDITIONAL_OPERATOR:
             if self.on_conditional is not None:
@@ -364,8 +368,7 @@ class Converter:
 
     def visit(self, c: ci.Cursor, scope: Scope) -> None:
         """Convert sub-expressions only for their side effect of recording accesses."""
-        if self.on_subscript is not None and (c.kind == K.ARRAY_SUBSCRIPT_EXPR or (
-                c.kind == K.UNARY_OPERATOR and unary_op(c) == "*")):
+        if self.on_subscript is not None and (c.kind == K.ARRAY_SUBSCRIPT_EXPR or deref_operand(c) is not None):
             self.on_subscript(c, scope)
             return
         self.visit_children(c, scope)

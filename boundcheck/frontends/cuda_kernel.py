@@ -50,6 +50,7 @@ from boundcheck.frontends.cuda_parse import (
     arguments,
     binary_op,
     child_list,
+    deref_operand,
     evaluate,
     first,
     last,
@@ -527,7 +528,7 @@ class KernelBuilder:
         if target.kind == K.MEMBER_REF_EXPR:
             kids = children(target)
             target = strip(kids[0]) if kids and strip(kids[0]).kind in (K.ARRAY_SUBSCRIPT_EXPR,) else target
-        if target.kind == K.ARRAY_SUBSCRIPT_EXPR or (target.kind == K.UNARY_OPERATOR and unary_op(target) == "*") \
+        if target.kind == K.ARRAY_SUBSCRIPT_EXPR or deref_operand(target) is not None \
                 or target.kind == K.CALL_EXPR and self.conv.accessors and element(target) is not None:
             first = len(self.recs)
             self.conv.expr(rhs, st.scope)
@@ -714,7 +715,7 @@ class KernelBuilder:
         others = [a for a in arguments(call) if not (strip(a).kind == K.DECL_REF_EXPR and strip(a).spelling == name)]
         taint = self.cur.taint if self.cur is not None else {}
         return bool(others) and not any(
-            c.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR) or c.kind == K.UNARY_OPERATOR and unary_op(c) == "*"
+            c.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR) or deref_operand(c) is not None
             or c.kind == K.DECL_REF_EXPR and taint.get(c.spelling) for a in others for c in preorder(a))
 
     # --- calls --------------------------------------------------------------------------------
@@ -1282,12 +1283,12 @@ class KernelBuilder:
                 return
             index = _add(ref.offset, _scale(ref.width, idx), "+")
         else:  # *p
-            sub = children(c)
-            if not sub:
+            operand = deref_operand(c)
+            if operand is None:
                 return
-            ref = self.resolve(sub[0], st)
+            ref = self.resolve(operand, st)
             if ref is None:
-                self.conv.expr(sub[0], scope)
+                self.conv.expr(operand, scope)
                 return
             index = ref.offset
         is_target = self.write_target is not None and c == self.write_target

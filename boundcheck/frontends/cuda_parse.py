@@ -408,6 +408,22 @@ def unary_op(cursor: ci.Cursor) -> str:
     return op
 
 
+def deref_operand(c: ci.Cursor) -> ci.Cursor | None:
+    """The pointer ``*p`` goes through: a unary ``*``'s operand, also where ``p``'s type depends
+    on a template parameter (``*reinterpret_cast<Vec<T, N>*>(&x[i])``) and libclang leaves an
+    unnamed call of the overloaded ``operator*``; None for any other expression."""
+    kind = ci.CursorKind
+    if c.kind == kind.UNARY_OPERATOR:
+        kids = child_list(c)
+        return kids[0] if kids and unary_op(c) == "*" else None
+    if c.kind != kind.CALL_EXPR or c.spelling:
+        return None
+    kids = child_list(c)
+    ops = [k for k in kids if k.kind == kind.DECL_REF_EXPR and not k.spelling
+           and any(g.kind == kind.OVERLOADED_DECL_REF and g.spelling == "operator*" for g in child_list(k))]
+    return next(k for k in kids if k not in ops) if len(kids) == 2 and len(ops) == 1 else None
+
+
 def write_target(c: ci.Cursor) -> ci.Cursor | None:
     """The operand ``c`` writes: the left side of an assignment (``=`` or compound), the operand of
     an increment or decrement, or a variable whose address is taken (``read(&n)``)."""
