@@ -121,10 +121,20 @@ def resolved(room: Room, values: dict[str, int | None]) -> Room:
 
 
 def _substitute(e: Expr, values: dict[str, Expr]) -> Expr:
+    """``e`` with ``values`` put in, and what that leaves in numbers alone computed as C does
+    (``32 * 1024 * 1024 / 256`` is 131072: a quotient is no term of a sum to compare otherwise)."""
     if isinstance(e, Sym):
         return values.get(e.name, e)
     if isinstance(e, Bin):
-        return Bin(e.op, _substitute(e.left, values), _substitute(e.right, values))
+        left, right = _substitute(e.left, values), _substitute(e.right, values)
+        if isinstance(left, Num) and isinstance(right, Num) and isinstance(left.value, int) \
+                and isinstance(right.value, int):
+            a, b = left.value, right.value
+            if e.op in ("+", "-", "*"):
+                return Num(a + b if e.op == "+" else a - b if e.op == "-" else a * b)
+            if e.op == "/" and a >= 0 and b > 0:
+                return Num(a // b)
+        return Bin(e.op, left, right)
     return e
 
 
@@ -195,7 +205,7 @@ class Allocations:
         if not _dominates(path, at):
             return None  # allocated on a path the launch is not on (a branch, a loop body)
         elements = _elements(size, ptr, self.conv, scope)
-        grid_x, block_x = _axis_x(grid, self.conv, scope), _axis_x(block, self.conv, scope)
+        grid_x, block_x = self._axis_x(grid, scope), self._axis_x(block, scope)
         if elements is None or grid_x is None or block_x is None:
             return None
         watched = {name} | _roots(size) | _roots(grid) | _roots(block)
@@ -207,6 +217,22 @@ class Allocations:
                                                for a, b in self.loops):
                 return None
         return Room(position, elements, grid_x, block_x)
+
+
+    def _axis_x(self, c: ci.Cursor, scope: Scope) -> Expr | None:
+        """A launch size's x, where a ``dim3`` local nothing writes is read through its
+        declaration (``dim3 grid(N / 256);``)."""
+        s = strip(c)
+        args = [a for a in child_list(s) if a.kind.is_expression()] if s.kind == K.CALL_EXPR else []
+        if s.spelling == "dim3" and len(args) == 1 and strip(args[0]).type.get_canonical().spelling.endswith("dim3"):
+            s = strip(args[0])  # the copy a launch's configuration makes
+        ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.VAR_DECL and s.type.get_canonical().spelling.endswith("dim3") \
+                and all(target != s.spelling for _, target in self.writes):
+            init = next((k for k in child_list(ref) if k.kind == K.CALL_EXPR and k.spelling == "dim3"), None)
+            if init is not None:
+                return _axis_x(init, self.conv, scope)
+        return _axis_x(c, self.conv, scope)
 
 
 def _dominates(path: list[ci.Cursor], at: int) -> bool:
