@@ -141,8 +141,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
         _block_uniform_exits(hls, kernel, builder.exit_quotients, conv.values)
         if builder.ceiling_accesses is not None and any(hl.ceil_axes for hl in hls):
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
-        # the rooms are written in the host's names: its constants count beside the kernel's
-        drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], {**conv.values, **builder.conv.values})
+        drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values, conv.values)
         _fixed_rows(fn, kernel, builder, hls)
     for kernel in module.kernels:
         padded_rows(kernel)

@@ -17,7 +17,7 @@ from typing import Any
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, params, strip
+from boundcheck.frontends.cuda_expr import Converter, Scope, is_integer, params, strip
 from boundcheck.frontends.cuda_parse import (
     arguments,
     binary_op,
@@ -92,14 +92,17 @@ def slot_need(index: Expr, width: int) -> Expr | None:
     return top
 
 
-def fits(need: Expr, room: Room, values: dict[str, int | None] | None = None) -> bool:
+def fits(need: Expr, room: Room, values: dict[str, int | None] | None = None, numbers: bool = False) -> bool:
     """``need`` (the launch's sizes put in) is at most the elements allocated: their difference
     has no negative term, every name being a size. ``values``: compile-time constants the kernel's
-    file knows (``BLOCK = 64``), put in where the names differ (``THREADS`` vs ``GRID * BLOCK``)."""
+    file knows (``BLOCK = 64``), put in where the names differ (``THREADS`` vs ``GRID * BLOCK``);
+    ``numbers``: compare what is numbers alone by its value (``N / 256`` blocks of ``N = 2^25``)."""
     put = _substitute(need, {"gridDim.x": room.grid_x, "blockDim.x": room.block_x})
     elements = room.elements
     if values:
         put, elements = with_values(put, values), with_values(elements, values)
+    if numbers:
+        put, elements = _computed(put), _computed(elements)
     diff: dict[tuple[str, ...], float] = {}
     for sign, e in ((1, elements), (-1, put)):
         for t in expand(e):
@@ -121,36 +124,47 @@ def resolved(room: Room, values: dict[str, int | None]) -> Room:
 
 
 def _substitute(e: Expr, values: dict[str, Expr]) -> Expr:
-    """``e`` with ``values`` put in, and what that leaves in numbers alone computed as C does
-    (``32 * 1024 * 1024 / 256`` is 131072: a quotient is no term of a sum to compare otherwise)."""
     if isinstance(e, Sym):
         return values.get(e.name, e)
     if isinstance(e, Bin):
-        left, right = _substitute(e.left, values), _substitute(e.right, values)
-        if isinstance(left, Num) and isinstance(right, Num) and isinstance(left.value, int) \
-                and isinstance(right.value, int):
-            a, b = left.value, right.value
-            if e.op in ("+", "-", "*"):
-                return Num(a + b if e.op == "+" else a - b if e.op == "-" else a * b)
-            if e.op == "/" and a >= 0 and b > 0:
-                return Num(a // b)
-        return Bin(e.op, left, right)
+        return Bin(e.op, _substitute(e.left, values), _substitute(e.right, values))
     return e
 
 
+def _computed(e: Expr) -> Expr:
+    """``e`` with what is numbers alone computed as C does (``32 * 1024 * 1024 / 256`` is
+    131072: a quotient is no term of a sum to compare otherwise)."""
+    if not isinstance(e, Bin):
+        return e
+    left, right = _computed(e.left), _computed(e.right)
+    if isinstance(left, Num) and isinstance(right, Num) and isinstance(left.value, int) and isinstance(right.value, int):
+        a, b = left.value, right.value
+        if e.op in ("+", "-", "*"):
+            return Num(a + b if e.op == "+" else a - b if e.op == "-" else a * b)
+        if e.op == "/" and a >= 0 and b > 0:
+            return Num(a // b)
+    return Bin(e.op, left, right)
+
+
 def drop_slot_dims(kernel: Kernel, fn: ci.Cursor, slots: list[Slot], rooms: list[list[Room]],
-                   values: dict[str, int | None]) -> None:
+                   values: dict[str, int | None], host_values: dict[str, int | None]) -> None:
     """Drop the dimensions of the slot accesses every launch (one at least, ``rooms`` holding
-    each launch's) makes room for; ``values``: the kernel's file's constants."""
+    each launch's) makes room for; ``values``: the kernel's file's constants. A kernel given no
+    integer (no extent to bound its index by) is sized by its launches alone: for it the rooms
+    are also compared in numbers, with the host's constants (``host_values``) put in. One given
+    ``n`` is expected to hold for any ``n``, not for the one its file's launch happens to pass."""
     if not rooms or not slots:
         return
+    numbers = not any(is_integer(p) for p in params(fn))
+    if numbers:
+        values = {**host_values, **values}
     names = [p.spelling for p in params(fn)]
     fitting = set()
     for slot in slots:
         if slot.buffer not in names:
             continue
         position = names.index(slot.buffer)
-        if all(any(r.position == position and fits(slot.need, r, values) for r in launch) for launch in rooms):
+        if all(any(r.position == position and fits(slot.need, r, values, numbers) for r in launch) for launch in rooms):
             fitting.add((slot.span, slot.buffer, slot.kind))
     kernel.accesses[:] = [replace(a, dims=()) if (a.span, a.buffer, a.kind) in fitting else a
                           for a in kernel.accesses]

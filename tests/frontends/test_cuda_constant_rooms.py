@@ -3,7 +3,8 @@
 and ``k<<<grid, block>>>(d)`` give every thread its own element, so the kernel's unguarded
 ``d[blockIdx.x * blockDim.x + threadIdx.x]`` stays inside. The room is read in the host's
 numbers: macros put in, quotients of numbers computed, and ``dim3`` locals that nothing writes
-read through their declarations. A size the grid rounds up past, or a ``dim3`` written after its
+read through their declarations. Only for a kernel given no extent: one given ``n`` is held to
+bound its index by it. A size the grid rounds up past, or a ``dim3`` written after its
 declaration, still leaves the access reported."""
 
 from __future__ import annotations
@@ -72,3 +73,11 @@ def test_a_vector_grid_for_a_size_that_is_no_multiple_of_its_tile_is_reported() 
 
 def test_a_dim3_written_after_its_declaration_is_not_read_through_it() -> None:
     assert findings(program(write="Grid.x += 1;"), Language.CUDA) == sorted(TWICE)
+
+
+def test_a_kernel_given_its_extent_is_held_to_it_whatever_this_launch_passes() -> None:
+    # `twice(d_a, d_out, N)`: a kernel that takes the extent is expected to bound its index by
+    # it for any N, so the numbers of the one launch in the file do not excuse the missing guard
+    src = program().replace("float* d_out) {", "float* d_out, int n) {").replace("(d_a, d_out);\n    dim3 Grid4",
+                                                                                "(d_a, d_out, N);\n    dim3 Grid4")
+    assert findings(src, Language.CUDA) == sorted(TWICE)
