@@ -295,7 +295,7 @@ class KernelBuilder:
         self._element_loops()
         tiled = [r for r in self.recs if r.space is Space.GLOBAL and lanes(r.index)]
         self.grid_stride = bool(tiled) and all(any(g.grid_stride and not g.row for g in r.guards) for r in tiled)
-        accesses = inclusive_ends(self.recs, [self._access(rec) for rec in self.recs])
+        accesses = inclusive_ends(self.recs, [self._access(rec) for rec in self.recs], self.loop_ranges)
         self.slots = thread_slots(self.recs)
         self.kernel.accesses += _checked_warp_rows(accesses, self.split_rows)
         unbounded = _uncompared_rows(accesses, self.compared_rows)

@@ -4,15 +4,16 @@ and its inclusive bound is intended, not one past the end (BC104). Likewise a de
 ``qk_smem[t - first] = qk`` for the current step t, walked by ``ti <= t`` at ``qk_smem[ti - first]``.
 Reading the list at n (``total = offsets[n]``), or at ``j + 1`` under ``j < n`` (a CSR row's end,
 ``offsets[j + 1] - offsets[j]``), or writing it where the index equals n (``if (i == n)
-offsets[i] = total;``, a CSR's sentinel), says the same of it."""
+offsets[i] = total;``, a CSR's sentinel), or an exclusive scan into it (``list[0] = 0;`` then
+``list[j + 1] = list[j] + v[j]`` for ``j < n``), says the same of it."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from boundcheck.model import Access, AccessKind
-from boundcheck.symbolic import Bin, Expr, Num, collect, expand, lanes, terms_text
+from boundcheck.model import Access, AccessKind, Bound
+from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, collect, expand, lanes, syms, terms_text
 
 if TYPE_CHECKING:
     from boundcheck.frontends.cuda_kernel import Guard, Rec
@@ -43,10 +44,11 @@ def _lane_coefficient(e: Expr) -> float | None:
     return next((t.coeff for t in expand(e) if len(t.factors) == 1 and lanes(t.factors[0])), None)
 
 
-def inclusive_ends(recs: list[Rec], accesses: list[Access]) -> list[Access]:
-    """``accesses`` (one per record) with each ``i <= n`` guard read as ``i < n + 1`` where the
-    kernel uses, at index n itself, a list that guard covers."""
-    inclusive = [(r, g) for r in recs for g in r.guards if g.bound.op == "<=" and not g.bound.limit_slack]
+def inclusive_ends(recs: list[Rec], accesses: list[Access], ranges: dict[str, tuple[int, Expr, str]]) -> list[Access]:
+    """``accesses`` (one per record) with each ``i <= n`` (or ``i < n + 1``) guard read as ``i < n
+    + 1`` where the kernel uses, at index n itself, a list that guard covers. ``ranges``: counted
+    loops from 0, by counter (``cuda_kernel``'s ``loop_ranges``: step, limit, operator)."""
+    inclusive = [(r, g) for r in recs for g in r.guards if _inclusive(g)]
     if not inclusive:
         return accesses  # (most kernels: the evidence below costs an expansion per read and guard)
     # a size used as an index (`list[n] = total`, `s[n - first] = qk`, `total = list[n]`), not an
@@ -59,12 +61,46 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access]) -> list[Access]:
              for guarded, value in r.equal}
     ends |= {(r.buffer, _reach(r.index, *_last(g))) for r in recs if r.kind is AccessKind.READ
              for g in r.guards if g.bound.op == "<" and not g.bound.limit_slack}
+    # an exclusive scan: `list[0] = 0; list[j + 1] = list[j] + v[j]` for j < n stores n + 1 entries
+    starts = {r.buffer for r in recs if r.kind is not AccessKind.READ and _text(r.index) in ("", "0")}
+    for r in recs:
+        if r.kind is AccessKind.READ or r.buffer not in starts:
+            continue
+        ends |= {(r.buffer, _reach(r.index, *_last(g))) for g in r.guards if g.bound.op == "<" and not g.bound.limit_slack}
+        counters = {v.name for v in syms(r.index) if v.kind is Kind.LOOP}
+        ends |= {(r.buffer, _text(_at(r.index, name, Bin("-", limit, Num(1)))))
+                 for name, (step, limit, op) in ranges.items() if name in counters and op == "<" and step == 1}
     if not ends:
         return accesses
     # the access's index where the guarded index reaches the limit: `s[i - first]` under `i <= n`
     # reaches `s[n - first]`
-    spans = {g.bound.span for r, g in inclusive if (r.buffer, _reach(r.index, *g.sides)) in ends}
+    spans = {g.bound.span for r, g in inclusive if (r.buffer, _reach(r.index, *_top(g))) in ends}
     if not spans:
         return accesses
-    return [replace(a, guards=tuple(replace(b, op="<", limit=f"{b.limit} + 1") if b.span in spans and b.op == "<="
-                                    else b for b in a.guards)) for a in accesses]
+    return [replace(a, guards=tuple(_strict(b) if b.span in spans else b for b in a.guards)) for a in accesses]
+
+
+def _at(e: Expr, name: str, value: Expr) -> Expr:
+    """``e`` where the loop counter ``name`` takes ``value``."""
+    if isinstance(e, Sym):
+        return value if e.name == name and e.kind is Kind.LOOP else e
+    if isinstance(e, Bin):
+        return Bin(e.op, _at(e.left, name, value), _at(e.right, name, value))
+    return e
+
+
+def _inclusive(g: Guard) -> bool:
+    """``i <= n``, or ``i < n + 1``: the guarded index reaches n itself."""
+    return g.bound.op == "<=" and not g.bound.limit_slack or g.bound.op == "<" and g.bound.limit_slack == 1
+
+
+def _top(g: Guard) -> tuple[Expr, Expr]:
+    """(the guarded index, the last value an inclusive guard lets it take)."""
+    return _last(g) if g.bound.op == "<" else g.sides
+
+
+def _strict(b: Bound) -> Bound:
+    """An inclusive bound on a list of n + 1 entries, as the strict bound of that length it is."""
+    if b.op == "<=":
+        return replace(b, op="<", limit=f"{b.limit} + 1")
+    return replace(b, limit=f"{b.limit} + {b.limit_slack}", limit_slack=0)
