@@ -699,10 +699,13 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
                   for t in lim_var for f in t.factors)
     out = []
     for lane_name, axis in sorted(l_lanes, key=str):
+        # a lane in two terms (`rk + ((rk + 1) % 2) * 2 - 1`, neighbours swapped) has no one
+        # constant offset: the constant belongs to the other term as much as to the lane
+        shared = sum(any(n == lane_name for f in t.factors for n, _ in lanes(f)) for t in idx_terms) > 1
         out.append(Bound(
             source=lane_name, index=render(left), op=op, limit=terms_text(lim_var),
             limit_is_extent=is_extent, span=span, limit_slack=_int(constant(lim_terms)),
-            lane_offset=0 if descending else _lane_offset(idx_terms), local=local, axis=axis,
+            lane_offset=0 if descending or shared else _lane_offset(idx_terms), local=local, axis=axis,
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds), sized_limit=ceiling,
         ))
     return out
