@@ -135,6 +135,9 @@ class Ref:
     offset: Expr
     scalar: int
     size: int
+    # cast to a pointer of a size libclang cannot give (a template's open vector type): its first
+    # element is where it points, but a step from there is in units nobody knows
+    open_width: bool = False
 
     @property
     def width(self) -> int:
@@ -1183,12 +1186,13 @@ class KernelBuilder:
             if inner is None or t.kind != ci.TypeKind.POINTER:
                 return inner
             size = _size(t.get_pointee())
-            return replace(inner, size=size or inner.size)
+            same = kids[-1].type.get_canonical().spelling == t.spelling
+            return replace(inner, size=size or inner.size, open_width=not size and (not same or inner.open_width))
         op = operator_call(c) if kind == K.CALL_EXPR else ""
         if op in ("+", "-"):  # `p + off` on a pointer of a template's dependent type
             kids = children(c)
             ref = self.resolve(kids[0], st)
-            if ref is None:
+            if ref is None or ref.open_width:
                 return None
             off = self.conv.expr(kids[2], st.scope)
             return replace(ref, offset=_add(ref.offset, _scale(ref.width, off), op))
@@ -1198,7 +1202,7 @@ class KernelBuilder:
                 for p, q in ((kids[0], kids[1]), (kids[1], kids[0])):
                     if strip(p).type.get_canonical().kind in (ci.TypeKind.POINTER, ci.TypeKind.CONSTANTARRAY):
                         ref = self.resolve(p, st)
-                        if ref is None:
+                        if ref is None or ref.open_width:
                             return None
                         step = Bin("*", Num(ref.width), self.conv.expr(q, st.scope)) if ref.width > 1 \
                             else self.conv.expr(q, st.scope)
