@@ -28,6 +28,7 @@ from boundcheck.frontends.cuda_parse import (
     first,
     last,
     location,
+    placed_at_call,
     unary_op,
     write_target,
 )
@@ -184,14 +185,16 @@ class Converter:
     on_helper_call = _Hook()
     on_helper_scope = _Hook()
     on_opaque_call = _Hook()
+    method_of = _Hook()  # the method a call of a view object's member runs (the kernel walker knows the objects)
 
     def __init__(self, src: Source, macros: set[str], helpers: Helpers) -> None:
         self.src, self.macros, self.helpers = src, macros, helpers
         self.on_subscript: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_conditional: Callable[[ci.Cursor, Scope], None] | None = None
         self.on_helper_call: Callable[[ci.Cursor, Scope], None] | None = None
-        self.on_helper_scope: Callable[[ci.Cursor, list[ci.Cursor], Scope, Scope], None] | None = None
+        self.on_helper_scope: Callable[[ci.Cursor, list[ci.Cursor], Scope, Scope, ci.Cursor], None] | None = None
         self.on_opaque_call: Callable[[list[ci.Cursor], Scope], None] | None = None
+        self.method_of: Callable[[ci.Cursor], ci.Cursor | None] | None = None
         self.accessors = False  # the kernel takes a tensor accessor (cuda_accessors): look for elements
         self._depth = 0
         self.calls: list[Span] = []  # the helper calls being inlined, outermost first
@@ -255,6 +258,8 @@ class Converter:
             base = strip(kids[0]) if kids else None
             if base is not None and base.kind == K.DECL_REF_EXPR and base.spelling in _BUILTINS:
                 return Sym(f"{base.spelling}.{c.spelling}", _BUILTINS[base.spelling])
+            if base is None and c.spelling in scope.env:
+                return scope.env[c.spelling]  # a field of the object whose method is inlined
             if base is not None:
                 self.visit(base, scope)
             return Sym(self.src.text_of(c) or c.spelling, Kind.OTHER)
@@ -331,16 +336,19 @@ class Converter:
         if name in ("__mul24", "__umul24") and len(args) == 2:
             return Bin("*", args[0], args[1])  # the 24-bit multiply of an index (IMAD macros)
         helper = self.helpers.of(c)
+        if helper is None and self.method_of is not None:
+            helper = self.method_of(c)
         if helper is not None and self._depth < 4:
             ret = returned_expr(helper)
             if ret is not None:
                 inner = self.helper_scope(helper, args, scope)
                 if self.on_helper_scope is not None and self.on_subscript is not None:
-                    self.on_helper_scope(helper, arg_cursors, scope, inner)
+                    self.on_helper_scope(helper, arg_cursors, scope, inner, c)
                 self._depth += 1
                 self.calls.append(self.src.span(c))
                 try:
-                    return self.expr(ret, inner)
+                    with placed_at_call(self.src, helper, c):
+                        return self.expr(ret, inner)
                 finally:
                     self._depth -= 1
                     self.calls.pop()

@@ -37,6 +37,7 @@ from boundcheck.frontends.cuda_expr import (
     params,
     pointer_typed,
     reads_memory,
+    returned_expr,
     split_quotient,
     strip,
     written_variable,
@@ -53,8 +54,10 @@ from boundcheck.frontends.cuda_parse import (
     deref_operand,
     evaluate,
     first,
+    is_device,
     last,
     operator_call,
+    placed_at_call,
     preorder,
     unary_op,
 )
@@ -225,6 +228,7 @@ class KernelBuilder:
         self.conv.on_conditional = self._on_conditional
         self.conv.on_helper_call = self._on_helper_call
         self.conv.on_helper_scope = self._on_helper_scope
+        self.conv.method_of = self._view_method
         self.conv.on_opaque_call = self._on_opaque_call
         self.helpers = helpers
         self.kernel = Kernel(fn.spelling, Language.CUDA, src.span(fn), contracts=list(file_contracts))
@@ -232,6 +236,9 @@ class KernelBuilder:
         self.state = State(Scope())
         self.cur = self.state
         self.shared: set[str] = set()
+        # view objects (`MatrixView x_(x, rows, cols)`): local → (pointer fields, integer fields),
+        # as the constructor's member initializers set them from its arguments
+        self.views: dict[str, tuple[dict[str, Ref], dict[str, Expr]]] = {}
         self.filled: dict[str, float | None] = {}  # shared array → value of an unconditional fill
         self.fill_loops: dict[str, tuple[tuple[str, Loop], ...]] = {}  # ... and the loops its index walks
         self.loops: dict[str, Loop] = {}
@@ -510,6 +517,8 @@ class KernelBuilder:
         if init is None:
             st.scope.env[name] = Sym(name, Kind.OTHER)
             return
+        if t.kind == ci.TypeKind.RECORD:
+            self._view(name, init, st)
         if t.kind == ci.TypeKind.POINTER:
             self._point(name, init, st)
             return
@@ -765,15 +774,71 @@ class KernelBuilder:
         than one return: its accesses are the caller's, under the caller's guards."""
         self._inline(c, _arguments(c), self.state_for(scope), quiet=True)
 
-    def _on_helper_scope(self, helper: ci.Cursor, args: list[ci.Cursor], outer: Scope, inner: Scope) -> None:
+    def _on_helper_scope(self, helper: ci.Cursor, args: list[ci.Cursor], outer: Scope, inner: Scope,
+                         call: ci.Cursor) -> None:
         """A one-line helper (``load(const float* p) { return *p; }``) reads through its pointer
-        parameters where the caller's pointers point."""
+        parameters where the caller's pointers point; a view's method through its fields."""
         st = self.state_for(outer)
         for p, a in zip(params(helper), args):
             if p.type.get_canonical().kind == ci.TypeKind.POINTER:
                 ref = self.resolve(a, st)
                 if ref is not None:
                     inner.ptrs[p.spelling] = _as_parameter(ref, p)
+        self._bind_fields(call, inner.ptrs, inner.env)
+
+    def _view(self, name: str, init: ci.Cursor, st: State) -> None:
+        """``MatrixView x_(x, rows, cols)``: a local object whose constructor stores its arguments
+        in fields (``: data(data), width(width)``); its methods index through them
+        (``data[row * width + column]``), as a helper indexes through its parameters."""
+        call = strip(init)
+        ctor = call.referenced if call.kind == K.CALL_EXPR else None
+        ctor = ctor.get_definition() if ctor is not None and ctor.kind == K.CONSTRUCTOR else None
+        args = arguments(call) if ctor is not None else []
+        names = [p.spelling for p in params(ctor)] if ctor is not None else []
+        if not names or len(args) != len(names):
+            return
+        given = dict(zip(names, args))
+        ptrs: dict[str, Ref] = {}
+        values: dict[str, Expr] = {}
+        kids = child_list(ctor)
+        for member, value in itertools.pairwise(kids):
+            source = strip(value)
+            if member.kind != K.MEMBER_REF or source.kind != K.DECL_REF_EXPR or source.spelling not in given:
+                continue
+            arg = given[source.spelling]
+            if member.type.get_canonical().kind == ci.TypeKind.POINTER:
+                ref = self.resolve(arg, st)
+                if ref is not None:
+                    ptrs[member.spelling] = _as_parameter(ref, member)
+            elif is_integer(member):
+                values[member.spelling] = self.conv.quiet_expr(arg, st.scope)
+        if ptrs:
+            self.views[name] = (ptrs, values)
+
+    def _view_method(self, call: ci.Cursor) -> ci.Cursor | None:
+        """The method a call on a view object runs (``x_.item(row, column)``), with its body."""
+        obj = self._view_object(call)
+        ref = call.referenced if obj is not None else None
+        method = ref.get_definition() if ref is not None and ref.kind == K.CXX_METHOD else None
+        return method if method is not None and is_device(method) else None
+
+    def _view_object(self, call: ci.Cursor) -> str | None:
+        kids = child_list(call) if call.kind == K.CALL_EXPR else []
+        member = strip(kids[0]) if kids else None
+        base = child_list(member) if member is not None and member.kind == K.MEMBER_REF_EXPR else []
+        obj = strip(base[0]) if base else None
+        return obj.spelling if obj is not None and obj.kind == K.DECL_REF_EXPR and obj.spelling in self.views else None
+
+    def _bind_fields(self, call: ci.Cursor, ptrs: dict, env: dict[str, Expr]) -> None:
+        """A view method's fields, where ``call`` is on a view object (its parameters come first)."""
+        obj = self._view_object(call)
+        if obj is None:
+            return
+        fields, values = self.views[obj]
+        for name, ref in fields.items():
+            ptrs.setdefault(name, ref)
+        for name, value in values.items():
+            env.setdefault(name, value)
 
     def _on_opaque_call(self, args: list[ci.Cursor], scope: Scope) -> None:
         """A pointer handed to a call the walker cannot see into (``load128(x + i * 8)``, a
@@ -791,7 +856,7 @@ class KernelBuilder:
     def _inline(self, c: ci.Cursor, args: list[ci.Cursor], st: State, quiet: bool) -> bool:
         """Walk a helper's body with its parameters bound to the call's arguments (``quiet``: the
         arguments' own reads are already recorded)."""
-        helper = self.helpers.of(c)
+        helper = self.helpers.of(c) or self._view_method(c)
         body = next((k for k in child_list(helper) if k.kind == K.COMPOUND_STMT), None) \
             if helper is not None and self.inline_depth < 3 else None
         if body is None:
@@ -806,12 +871,14 @@ class KernelBuilder:
             else:
                 inner.scope.env[p.spelling] = value(a, st.scope)
                 inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
+        self._bind_fields(c, inner.ptrs, inner.scope.env)
         self.inline_depth += 1
         self.conv.calls.append(self.src.span(c))
         saved = self.cur
         start = len(self.recs)
         try:
-            self.stmt(body, inner)
+            with placed_at_call(self.src, helper, c):
+                self.stmt(body, inner)
         finally:
             self.inline_depth -= 1
             self.conv.calls.pop()
@@ -1174,8 +1241,10 @@ class KernelBuilder:
         raw = c
         c = strip(c)
         kind = c.kind
-        if kind == K.DECL_REF_EXPR:
-            return st.ptrs.get(c.spelling)
+        if kind == K.DECL_REF_EXPR or kind == K.MEMBER_REF_EXPR and not child_list(c):
+            return st.ptrs.get(c.spelling)  # (a member with no object: a field of an inlined view's method)
+        if kind == K.CALL_EXPR and c.type.get_canonical().kind == ci.TypeKind.POINTER:
+            return self._returned_pointer(c, st)
         if kind in (K.CXX_REINTERPRET_CAST_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.UNEXPOSED_EXPR,
                     K.CXX_CONST_CAST_EXPR, K.PAREN_EXPR):
             kids = [k for k in child_list(c) if k.kind != K.TYPE_REF]
@@ -1234,6 +1303,29 @@ class KernelBuilder:
         del raw
         return None
 
+    def _returned_pointer(self, call: ci.Cursor, st: State) -> Ref | None:
+        """Where a one-line helper or view method returning a pointer points
+        (``item_ptr(row, column) { return &data[row * width + column]; }``)."""
+        helper = self.helpers.of(call) or self._view_method(call)
+        ret = returned_expr(helper) if helper is not None and self.inline_depth < 3 else None
+        if ret is None:
+            return None
+        inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, st.taint)
+        for p, a in zip(params(helper), _arguments(call)):
+            if p.type.get_canonical().kind == ci.TypeKind.POINTER:
+                ref = self.resolve(a, st)
+                if ref is not None:
+                    inner.ptrs[p.spelling] = _as_parameter(ref, p)
+            else:
+                inner.scope.env[p.spelling] = self.conv.quiet_expr(a, st.scope)
+        self._bind_fields(call, inner.ptrs, inner.scope.env)
+        self.inline_depth += 1
+        try:
+            with placed_at_call(self.src, helper, call):
+                return self.resolve(ret, inner)
+        finally:
+            self.inline_depth -= 1
+
     def _point(self, name: str, value: ci.Cursor, st: State) -> None:
         """``T* name = value`` or ``name = value``: where the local now points (a pointer taken from
         a struct, ``(T*)tl.addresses[1][loc]``, goes by the local's name). Taking an address
@@ -1244,6 +1336,10 @@ class KernelBuilder:
         else:
             st.ptrs[name] = ref if ref.buffer.isidentifier() else replace(ref, buffer=name)
         taken = _address_of(value) if ref is not None else None
+        if ref is not None and strip(value).kind == K.CALL_EXPR:
+            for a in _arguments(strip(value)):  # a helper's returned address: only its arguments are read
+                self.conv.expr(a, st.scope)
+            return
         self.conv.expr(children(taken)[1] if taken is not None else value, st.scope)
 
     def _held_by_parameter(self, c: ci.Cursor, typed: bool = True) -> bool:

@@ -13,6 +13,8 @@ import shlex
 import shutil
 import tempfile
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import NamedTuple
@@ -408,6 +410,19 @@ def unary_op(cursor: ci.Cursor) -> str:
     return op
 
 
+@contextmanager
+def placed_at_call(src: Source, helper: ci.Cursor, call: ci.Cursor) -> Iterator[None]:
+    """While ``helper``'s body is walked for ``call``: where it is defined in another file (a
+    view's method in a header), what is found in it is placed at the outermost such call."""
+    saved = src.stand_in
+    if saved is None and src.main_file is not None and first(helper).file != src.main_file:
+        src.stand_in = src.span(call)
+    try:
+        yield
+    finally:
+        src.stand_in = saved
+
+
 def deref_operand(c: ci.Cursor) -> ci.Cursor | None:
     """The pointer ``*p`` goes through: a unary ``*``'s operand, also where ``p``'s type depends
     on a template parameter (``*reinterpret_cast<Vec<T, N>*>(&x[i])``) and libclang leaves an
@@ -495,6 +510,10 @@ class Source:
         # the unit's cursor, set by parse: one object per file, so that what is read below it (the
         # children of every declaration) is read once by all the walkers
         self.root: ci.Cursor | None = None
+        self.main_file: int | None = None  # libclang's handle of this file, set by parse
+        # where a cursor of another file is placed while a method defined there is inlined: the
+        # call in this file (its lines and text are not this file's to read)
+        self.stand_in: Span | None = None
 
     def _token(self, i: int) -> Token:
         tok = self._made.get(i)
@@ -530,6 +549,8 @@ class Source:
 
     def span(self, cursor: ci.Cursor) -> Span:
         s, e = first(cursor), last(cursor)
+        if self.stand_in is not None and s.file != self.main_file:
+            return self.stand_in
         if s.line <= 0:
             return Span(1, 0, 1, 0)
         end_line, end_col = (e.line, e.column) if e.line >= s.line else (s.line, s.column)
@@ -547,8 +568,9 @@ class Source:
                     self.col(tok.line, tok.col + len(tok.text.encode())))
 
     def text_of(self, cursor: ci.Cursor) -> str:
-        a, b = first(cursor).offset, last(cursor).offset
-        if first(cursor).file is None or b <= a:
+        start = first(cursor)
+        a, b = start.offset, last(cursor).offset
+        if start.file is None or b <= a or self.main_file is not None and start.file != self.main_file:
             return ""
         return self.data[a:b].decode("utf-8", errors="replace")
 
@@ -783,4 +805,5 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
             diags.append((d.severity, loc.line, loc.column, d.spelling))
     source = Source(path, text)
     source.root = tu.cursor
+    source.main_file = first(tu.cursor).file
     return Parsed(tu, source, diags)
