@@ -995,10 +995,19 @@ class KernelBuilder:
                 if name in merged.scope.env and then_st.scope.env.get(name) != else_st.scope.env.get(name):
                     merged.scope.env[name] = _clamped(cond, name, then_st, else_st, self.conv) \
                         if other is None else Sym(name, Kind.OTHER)
+                    if other is None and self._compile_time_if(c) and name in then_st.scope.env:
+                        # `if constexpr (use_half2) column *= 2;`: each instantiation runs one side,
+                        # and the one that changed the index is the one earlier guards do not cover
+                        merged.scope.env[name] = then_st.scope.env[name]
                 merged.scope.consts.pop(name, None)
         for name, ref in then_st.ptrs.items():
             merged.ptrs.setdefault(name, ref)
         return merged
+
+    def _compile_time_if(self, c: ci.Cursor) -> bool:
+        """``if constexpr (…)``: an ``if`` each instantiation of the template resolves at compile time."""
+        following = self.src.tokens_between(first(c).offset + 2, first(c).offset + 32)
+        return bool(following) and following[0].text == "constexpr"
 
     def _alternatives(self, cond: ci.Cursor, scope: Scope) -> tuple[Guard, ...]:
         """The sides of what an exit on a conjunction lets through (``if (m >= M && n >= N)

@@ -1,0 +1,40 @@
+"""A one-armed ``if constexpr`` that changes an index (``if constexpr (use_half2) column *= 2;``):
+each instantiation of the template runs one side, so the index is what that side made it, not
+an unknown value. exllama's rope kernel read and wrote ``column`` and ``column + half_dim`` past
+the half row this way, under a guard on the row alone. (A runtime ``if`` is not read this way:
+both of its sides run in one program.)"""
+
+from __future__ import annotations
+
+from boundcheck.model import Language
+from tests.checking import at, findings
+
+KERNEL = """\
+template <bool use_half2>
+__global__ void rotate(float* x, int rows, int half_dim) {
+    int column = blockIdx.x * 32 + threadIdx.x; IF (use_half2) column *= 2;
+    int row = blockIdx.y * 4 + threadIdx.y;
+    if (row >= rows) return;
+    GUARD
+    float l = x[row * 2 * half_dim + column];
+    float r = x[row * 2 * half_dim + column + half_dim];
+    x[row * 2 * half_dim + column] = l - r;
+    x[row * 2 * half_dim + column + half_dim] = l + r;
+}
+void run(float* x, int rows, int half_dim) {
+    rotate<true><<<dim3((half_dim + 63) / 64, (rows + 3) / 4), dim3(32, 4)>>>(x, rows, half_dim);
+}
+"""
+
+LINES = ["float l =", "float r =", "] = l - r", "] = l + r"]
+
+
+def test_an_index_changed_by_a_compile_time_branch_keeps_its_lanes() -> None:
+    src = KERNEL.replace("IF", "if constexpr").replace("GUARD", "")
+    assert findings(src, Language.CUDA) == sorted(p for line in LINES for p in at(src, line, "BC103"))
+
+
+def test_with_the_column_guarded_it_is_clean() -> None:
+    src = KERNEL.replace("IF", "if constexpr").replace("GUARD", "if (column >= half_dim) return;")
+    assert findings(src, Language.CUDA) == []
+
