@@ -61,12 +61,13 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access], ranges: dict[str, tu
              for guarded, value in r.equal}
     ends |= {(r.buffer, _reach(r.index, *_last(g))) for r in recs if r.kind is AccessKind.READ
              for g in r.guards if g.bound.op == "<" and not g.bound.limit_slack}
-    # an exclusive scan: `list[0] = 0; list[j + 1] = list[j] + v[j]` for j < n stores n + 1 entries
+    # an exclusive scan: `list[0] = 0; list[j + 1] = list[j] + v[j]` for j < n, a counted loop,
+    # stores n + 1 entries (not a write at `tid + 1` under a lane's guard: a block's halo, whose
+    # shared slots say nothing of the extent the guard bounds)
     starts = {r.buffer for r in recs if r.kind is not AccessKind.READ and _text(r.index) in ("", "0")}
     for r in recs:
         if r.kind is AccessKind.READ or r.buffer not in starts:
             continue
-        ends |= {(r.buffer, _reach(r.index, *_last(g))) for g in r.guards if g.bound.op == "<" and not g.bound.limit_slack}
         counters = {v.name for v in syms(r.index) if v.kind is Kind.LOOP}
         ends |= {(r.buffer, _text(_at(r.index, name, Bin("-", limit, Num(1)))))
                  for name, (step, limit, op) in ranges.items() if name in counters and op == "<" and step == 1}

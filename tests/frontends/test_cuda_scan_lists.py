@@ -56,3 +56,28 @@ def test_a_scan_of_two_entries_per_step_reaches_twice_the_count() -> None:
     assert findings(src.replace("BOUND", "i < 2 * n + 1"), Language.CUDA) == []
     past = src.replace("BOUND", "i < 2 * n + 2")
     assert findings(past, Language.CUDA) == at(past, "i += blockDim.x", "BC104")
+
+
+HALO = """\
+__global__ void cell_starts(const unsigned* hash_of, unsigned* start, const unsigned* order, unsigned* out, int n) {
+    extern __shared__ unsigned shared_hash[];
+    int index = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned hash;
+    if (index < n) {
+        hash = hash_of[index];
+        shared_hash[threadIdx.x + 1] = hash;
+        if (index > 0 && threadIdx.x == 0) shared_hash[0] = hash_of[index - 1];
+    }
+    __syncthreads();
+    if (index <= n) {
+        if (index == 0 || hash != shared_hash[threadIdx.x]) start[hash] = index;
+        out[index] = order[index];
+    }
+}
+"""
+
+
+def test_a_block_halo_in_shared_memory_is_no_scan() -> None:
+    # `shared_hash[0]` and `shared_hash[threadIdx.x + 1]` under the lane's guard are the block's
+    # neighbour slot, not a list of n + 1: the `<=` over the global arrays stays an off-by-one
+    assert findings(HALO, Language.CUDA) == at(HALO, "if (index <= n)", "BC104")
