@@ -121,7 +121,7 @@ def test_the_tree_s_headers_are_written_so_that_includes_resolve(tmp_path: Path)
     assert not (into / "docs.md").exists()
 
 
-@pytest.mark.parametrize("name", ["manifest.tsv", "heldout.tsv"])
+@pytest.mark.parametrize("name", ["manifest.tsv", "heldout.tsv", "heldout3.tsv"])
 def test_the_shipped_manifests_name_a_rule_and_lines_for_every_row(name: str) -> None:
     from boundcheck.registry import all_rules
 
