@@ -89,9 +89,15 @@ def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
         if (c.kind in _SCOPES or c.kind in _CLASSES) and in_main_file(c):
             out += host_methods(c)
         elif c.kind in (K.CXX_METHOD, K.CONSTRUCTOR) and c.is_definition() and in_main_file(c) \
-                and not is_device(c) and not c.semantic_parent.spelling.startswith("(lambda at "):
+                and not is_device(c) and not _lambda_method(c):
             out.append(c)
     return out
+
+
+def _lambda_method(c: ci.Cursor) -> bool:
+    """A method of a lambda's closure type (libclang spells the class ``(lambda at file:l:c)``)."""
+    parent = c.semantic_parent
+    return parent is not None and parent.spelling.startswith("(lambda at ")
 
 
 _SCOPES = {K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL}
