@@ -138,8 +138,8 @@ class Ref:
     offset: Expr
     scalar: int
     size: int
-    # cast to a pointer of a size libclang cannot give (a template's open vector type): its first
-    # element is where it points, but a step from there is in units nobody knows
+    # moved, then cast to a pointer of a size libclang cannot give (a template's open vector
+    # type): its first element is where it points, but a step from there is in units nobody knows
     open_width: bool = False
 
     @property
@@ -871,6 +871,11 @@ class KernelBuilder:
             else:
                 inner.scope.env[p.spelling] = value(a, st.scope)
                 inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
+                flag = strip(a)
+                if flag.kind == K.DECL_REF_EXPR and flag.spelling in st.scope.conds:
+                    # a flag passed on (`helper(…, active)` with `active = tid < size`): the
+                    # helper's `if (active)` tests what the caller's flag holds
+                    inner.scope.conds[p.spelling] = st.scope.conds[flag.spelling]
         self._bind_fields(c, inner.ptrs, inner.scope.env)
         self.inline_depth += 1
         self.conv.calls.append(self.src.span(c))
@@ -1002,6 +1007,14 @@ class KernelBuilder:
                 merged.scope.consts.pop(name, None)
         for name, ref in then_st.ptrs.items():
             merged.ptrs.setdefault(name, ref)
+        if other is not None and self._compile_time_if(c):
+            # `if constexpr (…) { if (x >= n || y >= m) return; } else { if (x >= n) return; }`:
+            # every instantiation passed one side's exits, so the bounds both sides exit on hold
+            def key(g: Guard) -> tuple:
+                b = g.bound
+                return b.source, b.index, b.op, b.limit, b.limit_slack, g.exit
+            common = {key(g) for g in else_st.guards[len(st.guards):]}
+            merged.guards = merged.guards + tuple(g for g in then_st.guards[len(st.guards):] if g.exit and key(g) in common)
         return merged
 
     def _compile_time_if(self, c: ci.Cursor) -> bool:
@@ -1264,8 +1277,12 @@ class KernelBuilder:
             if inner is None or t.kind != ci.TypeKind.POINTER:
                 return inner
             size = _size(t.get_pointee())
+            # a pointer already moved in its own units (`q = &q[head * D]`) and cast to an open
+            # type (`(Copy_t<T, D>*)q + lane`): steps from there are in units nobody knows
             same = kids[-1].type.get_canonical().spelling == t.spelling
-            return replace(inner, size=size or inner.size, open_width=not size and (not same or inner.open_width))
+            moved = inner.offset != Num(0)
+            return replace(inner, size=size or inner.size,
+                           open_width=not size and (inner.open_width or not same and moved))
         op = operator_call(c) if kind == K.CALL_EXPR else ""
         if op in ("+", "-"):  # `p + off` on a pointer of a template's dependent type
             kids = children(c)

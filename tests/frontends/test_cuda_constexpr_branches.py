@@ -38,3 +38,31 @@ def test_with_the_column_guarded_it_is_clean() -> None:
     src = KERNEL.replace("IF", "if constexpr").replace("GUARD", "if (column >= half_dim) return;")
     assert findings(src, Language.CUDA) == []
 
+
+
+EXITS = """\
+template <bool strict>
+__global__ void pick(const float* x, float* scale, int rows, int cols) {
+    int group = blockIdx.x * blockDim.x + threadIdx.x;
+    int r = group / cols;
+    int c = group % cols;
+    if constexpr (strict) {
+        if (r >= rows || c >= cols) return;
+    } else {
+        if (OTHER) return;
+    }
+    scale[r * cols + c] = x[r * cols + c];
+}
+void run(const float* x, float* s, int rows, int cols) {
+    pick<true><<<(rows * cols + 255) / 256, 256>>>(x, s, rows, cols);
+}
+"""
+
+
+def test_a_bound_both_sides_of_a_compile_time_branch_exit_on_holds_after_it() -> None:
+    assert findings(EXITS.replace("OTHER", "r >= rows"), Language.CUDA) == []
+
+
+def test_a_bound_only_one_side_exits_on_holds_for_that_side_alone() -> None:
+    src = EXITS.replace("OTHER", "c >= cols")
+    assert findings(src, Language.CUDA) == sorted(at(src, "scale[r * cols + c] =", "BC102", "BC101"))

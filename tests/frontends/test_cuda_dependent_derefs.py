@@ -2,10 +2,12 @@
 N>*>(&out[i]) = v`` in a kernel template) is an access like any other: libclang leaves it an
 unnamed call of the overloaded ``operator*``, which was read as a call, so the store counted as a
 read of ``out[i]`` (BC101 instead of BC102) and a pointer moved before the cast
-(``*reinterpret_cast<V*>(out + i)``) was no access at all. A step taken after such a cast
-(``(V*)p + lane``) is in units of that open type, whose size nobody knows here: no index is
-invented for it (FasterTransformer steps a warp's lanes by a ``Copy_t<T, size_per_head>``
-that covers the head exactly)."""
+(``*reinterpret_cast<V*>(out + i)``) was no access at all. A step taken after casting a pointer
+already moved in its own units (``q = out + n; (V*)q + lane``) is in units of the open type,
+whose size nobody knows here: no index is invented for it (FasterTransformer steps a warp's
+lanes by a ``Copy_t<T, size_per_head>`` from the head's start, covering the head exactly).
+From a buffer's start, every step is in the cast's units (a shared buffer of ``char`` read as
+``scalar_t*``)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ __global__ void copy(const T* in, T* out, int n) {
     *reinterpret_cast<V*>(&out[i]) = v;
     *reinterpret_cast<V*>(out + n + i) = v;
     *((V*)out + n + i) = v;
+    T* q = out + n;
+    *((V*)q + i) = v;
 }
 void run(const float* in, float* out, int n) { copy<float, 4><<<(n + 1023) / 1024, 256>>>(in, out, n); }
 """
@@ -31,7 +35,8 @@ void run(const float* in, float* out, int n) { copy<float, 4><<<(n + 1023) / 102
 def test_an_unguarded_store_through_a_dependent_pointer_is_a_store() -> None:
     src = KERNEL.replace("GUARD", "")
     assert findings(src, Language.CUDA) == sorted(
-        at(src, "V v = *", "BC101") + at(src, "*reinterpret_cast<V*>", "BC102") + at(src, "*reinterpret_cast<V*>(out", "BC102"))
+        at(src, "V v = *", "BC101") + at(src, "*reinterpret_cast<V*>", "BC102") + at(src, "*reinterpret_cast<V*>(out", "BC102")
+        + at(src, "*((V*)out", "BC102"))
 
 
 def test_the_same_accesses_under_a_guard_are_clean() -> None:
