@@ -138,8 +138,8 @@ class Ref:
     offset: Expr
     scalar: int
     size: int
-    # moved, then cast to a pointer of a size libclang cannot give (a template's open vector
-    # type): its first element is where it points, but a step from there is in units nobody knows
+    # cast to a pointer of a size libclang cannot give (a template's open vector type): its first
+    # element is where it points, but a step from there is in units nobody knows
     open_width: bool = False
 
     @property
@@ -1277,12 +1277,12 @@ class KernelBuilder:
             if inner is None or t.kind != ci.TypeKind.POINTER:
                 return inner
             size = _size(t.get_pointee())
-            # a pointer already moved in its own units (`q = &q[head * D]`) and cast to an open
-            # type (`(Copy_t<T, D>*)q + lane`): steps from there are in units nobody knows
+            # a typed buffer cast to an open type (`(Copy_t<T, D>*)q + lane`, `(P*)&out[0] + i`):
+            # steps from there are in units nobody knows; raw bytes (`extern __shared__ char
+            # raw[]` read as `scalar_t*`) have no units of their own and take the cast's
             same = kids[-1].type.get_canonical().spelling == t.spelling
-            moved = inner.offset != Num(0)
             return replace(inner, size=size or inner.size,
-                           open_width=not size and (inner.open_width or not same and moved))
+                           open_width=not size and (inner.open_width or not same and inner.size != 1))
         op = operator_call(c) if kind == K.CALL_EXPR else ""
         if op in ("+", "-"):  # `p + off` on a pointer of a template's dependent type
             kids = children(c)
