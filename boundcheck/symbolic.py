@@ -204,6 +204,15 @@ def oversized(e: Expr, memo: dict[int, tuple[Expr, int]] | None = None) -> bool:
     return isinstance(e, (Bin, Call)) and tree_size(e, MAX_VALUE_NODES, memo) > MAX_VALUE_NODES
 
 
+def substitute(e: Expr, values: dict[str, Expr]) -> Expr:
+    """``e`` with the names in ``values`` replaced by their expressions."""
+    if isinstance(e, Sym):
+        return values.get(e.name, e)
+    if isinstance(e, Bin):
+        return Bin(e.op, substitute(e.left, values), substitute(e.right, values))
+    return e
+
+
 def kinds(e: Expr) -> set[Kind]:
     return {s.kind for s in syms(e)}
 
@@ -458,12 +467,18 @@ def _outer_offsets(terms: list[Term], lane_terms: list[Term]) -> list[tuple[tupl
     return [tuple(o) for o in out]
 
 
+def _in_several_terms(terms: list[Term], lane_name: str) -> bool:
+    """The lane appears in more than one term (``rk + ((rk + 1) % 2) * 2 - 1``, neighbours swapped):
+    a constant beside it belongs to the other term as much as to the lane, so it is no offset."""
+    return sum(any(n == lane_name for f in t.factors for n, _ in lanes(f)) for t in terms) > 1
+
+
 def _shift(terms: list[Term], lane_terms: list[Term], lane_term: Term, lane_name: str) -> int:
     """The constant ``c`` in ``(lane + c) * stride``: terms that are the stride alone times a number
     (0 where another lane term has the same stride or the same lane, so the constant is ambiguous)."""
     stride = sorted(render(f) for f in lane_term.factors if not lanes(f))
     if sum(sorted(render(f) for f in t.factors if not lanes(f)) == stride for t in lane_terms) > 1 \
-            or sum(any(n == lane_name for f in t.factors for n, _ in lanes(f)) for t in lane_terms) > 1:
+            or _in_several_terms(lane_terms, lane_name):
         return 0
     steps = sum(t.coeff for t in terms
                 if not any(lanes(f) for f in t.factors) and sorted(render(f) for f in t.factors) == stride)
@@ -699,13 +714,11 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
                   for t in lim_var for f in t.factors)
     out = []
     for lane_name, axis in sorted(l_lanes, key=str):
-        # a lane in two terms (`rk + ((rk + 1) % 2) * 2 - 1`, neighbours swapped) has no one
-        # constant offset: the constant belongs to the other term as much as to the lane
-        shared = sum(any(n == lane_name for f in t.factors for n, _ in lanes(f)) for t in idx_terms) > 1
         out.append(Bound(
             source=lane_name, index=render(left), op=op, limit=terms_text(lim_var),
             limit_is_extent=is_extent, span=span, limit_slack=_int(constant(lim_terms)),
-            lane_offset=0 if descending or shared else _lane_offset(idx_terms), local=local, axis=axis,
+            lane_offset=0 if descending or _in_several_terms(idx_terms, lane_name) else _lane_offset(idx_terms),
+            local=local, axis=axis,
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds), sized_limit=ceiling,
         ))
     return out

@@ -778,13 +778,18 @@ class KernelBuilder:
                          call: ci.Cursor) -> None:
         """A one-line helper (``load(const float* p) { return *p; }``) reads through its pointer
         parameters where the caller's pointers point; a view's method through its fields."""
-        st = self.state_for(outer)
+        inner.ptrs.update(self._pointer_parameters(helper, args, self.state_for(outer)))
+        self._bind_fields(call, inner.ptrs, inner.env)
+
+    def _pointer_parameters(self, helper: ci.Cursor, args: list[ci.Cursor], st: State) -> dict[str, Ref]:
+        """A helper's pointer parameters, where the caller's arguments point."""
+        out = {}
         for p, a in zip(params(helper), args):
             if p.type.get_canonical().kind == ci.TypeKind.POINTER:
                 ref = self.resolve(a, st)
                 if ref is not None:
-                    inner.ptrs[p.spelling] = _as_parameter(ref, p)
-        self._bind_fields(call, inner.ptrs, inner.env)
+                    out[p.spelling] = _as_parameter(ref, p)
+        return out
 
     def _view(self, name: str, init: ci.Cursor, st: State) -> None:
         """``MatrixView x_(x, rows, cols)``: a local object whose constructor stores its arguments
@@ -823,6 +828,9 @@ class KernelBuilder:
         return method if method is not None and is_device(method) else None
 
     def _view_object(self, call: ci.Cursor) -> str | None:
+        """The view object a call is made on (``x_`` of ``x_.item(r, c)``); None for any other call."""
+        if not self.views:
+            return None  # (most kernels: asked of every call the converter meets)
         kids = child_list(call) if call.kind == K.CALL_EXPR else []
         member = strip(kids[0]) if kids else None
         base = child_list(member) if member is not None and member.kind == K.MEMBER_REF_EXPR else []
@@ -861,14 +869,10 @@ class KernelBuilder:
             if helper is not None and self.inline_depth < 3 else None
         if body is None:
             return False
-        inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, {})
+        inner = State(Scope(kinds=st.scope.kinds), st.guards, self._pointer_parameters(helper, args, st), {})
         value = self.conv.quiet_expr if quiet else self.conv.expr
         for p, a in zip(params(helper), args):
-            if p.type.get_canonical().kind == ci.TypeKind.POINTER:
-                ref = self.resolve(a, st)
-                if ref is not None:
-                    inner.ptrs[p.spelling] = _as_parameter(ref, p)
-            else:
+            if p.type.get_canonical().kind != ci.TypeKind.POINTER:
                 inner.scope.env[p.spelling] = value(a, st.scope)
                 inner.taint[p.spelling] = self._sources(a, st, len(self.recs))
                 flag = strip(a)
@@ -991,6 +995,8 @@ class KernelBuilder:
             self._pad(then_log, else_log, st)
             self._pad(else_log, then_log, st)
         merged = st.copy()
+        # `if constexpr`: each instantiation of the template runs one side only
+        compile_time = _compile_time_if(self.src, c)
         for log in (then_log, else_log):
             for name in log:
                 self.logs[-1][name] = ("reads", frozenset())
@@ -998,29 +1004,20 @@ class KernelBuilder:
                     if name in branch.taint:
                         merged.taint[name] = merged.taint.get(name, frozenset()) | branch.taint[name]
                 if name in merged.scope.env and then_st.scope.env.get(name) != else_st.scope.env.get(name):
-                    merged.scope.env[name] = _clamped(cond, name, then_st, else_st, self.conv) \
-                        if other is None else Sym(name, Kind.OTHER)
-                    if other is None and self._compile_time_if(c) and name in then_st.scope.env:
-                        # `if constexpr (use_half2) column *= 2;`: each instantiation runs one side,
-                        # and the one that changed the index is the one earlier guards do not cover
+                    if other is not None:
+                        merged.scope.env[name] = Sym(name, Kind.OTHER)
+                    elif compile_time and name in then_st.scope.env:
+                        # `if constexpr (use_half2) column *= 2;`: the side that changed the index
+                        # is the one the earlier guards do not cover
                         merged.scope.env[name] = then_st.scope.env[name]
+                    else:
+                        merged.scope.env[name] = _clamped(cond, name, then_st, else_st, self.conv)
                 merged.scope.consts.pop(name, None)
         for name, ref in then_st.ptrs.items():
             merged.ptrs.setdefault(name, ref)
-        if other is not None and self._compile_time_if(c):
-            # `if constexpr (…) { if (x >= n || y >= m) return; } else { if (x >= n) return; }`:
-            # every instantiation passed one side's exits, so the bounds both sides exit on hold
-            def key(g: Guard) -> tuple:
-                b = g.bound
-                return b.source, b.index, b.op, b.limit, b.limit_slack, g.exit
-            common = {key(g) for g in else_st.guards[len(st.guards):]}
-            merged.guards = merged.guards + tuple(g for g in then_st.guards[len(st.guards):] if g.exit and key(g) in common)
+        if other is not None and compile_time:
+            merged.guards += _common_exits(then_st.guards[len(st.guards):], else_st.guards[len(st.guards):])
         return merged
-
-    def _compile_time_if(self, c: ci.Cursor) -> bool:
-        """``if constexpr (…)``: an ``if`` each instantiation of the template resolves at compile time."""
-        following = self.src.tokens_between(first(c).offset + 2, first(c).offset + 32)
-        return bool(following) and following[0].text == "constexpr"
 
     def _alternatives(self, cond: ci.Cursor, scope: Scope) -> tuple[Guard, ...]:
         """The sides of what an exit on a conjunction lets through (``if (m >= M && n >= N)
@@ -1336,14 +1333,9 @@ class KernelBuilder:
         ret = returned_expr(helper) if helper is not None and self.inline_depth < 3 else None
         if ret is None:
             return None
-        inner = State(Scope(kinds=st.scope.kinds), st.guards, {}, st.taint)
-        for p, a in zip(params(helper), _arguments(call)):
-            if p.type.get_canonical().kind == ci.TypeKind.POINTER:
-                ref = self.resolve(a, st)
-                if ref is not None:
-                    inner.ptrs[p.spelling] = _as_parameter(ref, p)
-            else:
-                inner.scope.env[p.spelling] = self.conv.quiet_expr(a, st.scope)
+        args = _arguments(call)
+        scope = self.conv.helper_scope(helper, [self.conv.quiet_expr(a, st.scope) for a in args], st.scope)
+        inner = State(scope, st.guards, self._pointer_parameters(helper, args, st), st.taint)
         self._bind_fields(call, inner.ptrs, inner.scope.env)
         self.inline_depth += 1
         try:
@@ -2081,6 +2073,21 @@ def _scales(index: Expr, var: str, tile: set[str]) -> bool:
         if var in names and ((set(names) - {var}) & tile or coeff in tile):
             return True
     return False
+
+
+def _compile_time_if(src: Source, c: ci.Cursor) -> bool:
+    """``if constexpr (…)``: an ``if`` each instantiation of the template resolves at compile time."""
+    following = src.tokens_between(first(c).offset + 2, first(c).offset + 32)
+    return bool(following) and following[0].text == "constexpr"
+
+
+def _common_exits(then: tuple[Guard, ...], other: tuple[Guard, ...]) -> tuple[Guard, ...]:
+    """The exits both sides of an ``if constexpr`` take (``{ if (x >= n || y >= m) return; } else
+    { if (x >= n) return; }``: x < n): every instantiation passed one side's, so they hold after it."""
+    def key(g: Guard) -> tuple:
+        return g.bound.source, g.bound.index, g.bound.op, g.bound.limit, g.bound.limit_slack
+    theirs = {key(g) for g in other if g.exit}
+    return tuple(g for g in then if g.exit and key(g) in theirs)
 
 
 def _clamped(cond: ci.Cursor, name: str, then_st: State, else_st: State, conv: Converter) -> Expr:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from boundcheck.model import Access, AccessKind, Bound
-from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, collect, expand, lanes, syms, terms_text
+from boundcheck.symbolic import Bin, Expr, Kind, Num, collect, expand, lanes, substitute, syms, terms_text
 
 if TYPE_CHECKING:
     from boundcheck.frontends.cuda_kernel import Guard, Rec
@@ -69,7 +69,7 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access], ranges: dict[str, tu
         if r.kind is AccessKind.READ or r.buffer not in starts:
             continue
         counters = {v.name for v in syms(r.index) if v.kind is Kind.LOOP}
-        ends |= {(r.buffer, _text(_at(r.index, name, Bin("-", limit, Num(1)))))
+        ends |= {(r.buffer, _text(substitute(r.index, {name: Bin("-", limit, Num(1))})))
                  for name, (step, limit, op) in ranges.items() if name in counters and op == "<" and step == 1}
     if not ends:
         return accesses
@@ -79,15 +79,6 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access], ranges: dict[str, tu
     if not spans:
         return accesses
     return [replace(a, guards=tuple(_strict(b) if b.span in spans else b for b in a.guards)) for a in accesses]
-
-
-def _at(e: Expr, name: str, value: Expr) -> Expr:
-    """``e`` where the loop counter ``name`` takes ``value``."""
-    if isinstance(e, Sym):
-        return value if e.name == name and e.kind is Kind.LOOP else e
-    if isinstance(e, Bin):
-        return Bin(e.op, _at(e.left, name, value), _at(e.right, name, value))
-    return e
 
 
 def _inclusive(g: Guard) -> bool:

@@ -30,7 +30,7 @@ from boundcheck.frontends.cuda_parse import (
     write_target,
 )
 from boundcheck.model import AccessKind, Kernel, Space, Span
-from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, lanes, render, syms
+from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, lanes, render, substitute, syms
 
 K = ci.CursorKind
 _ALLOCATORS = {"cudaMalloc", "cudaMallocManaged"}
@@ -97,7 +97,7 @@ def fits(need: Expr, room: Room, values: dict[str, int | None] | None = None, nu
     has no negative term, every name being a size. ``values``: compile-time constants the kernel's
     file knows (``BLOCK = 64``), put in where the names differ (``THREADS`` vs ``GRID * BLOCK``);
     ``numbers``: compare what is numbers alone by its value (``N / 256`` blocks of ``N = 2^25``)."""
-    put = _substitute(need, {"gridDim.x": room.grid_x, "blockDim.x": room.block_x})
+    put = substitute(need, {"gridDim.x": room.grid_x, "blockDim.x": room.block_x})
     elements = room.elements
     if values:
         put, elements = with_values(put, values), with_values(elements, values)
@@ -113,7 +113,7 @@ def fits(need: Expr, room: Room, values: dict[str, int | None] | None = None, nu
 
 def with_values(e: Expr, values: dict[str, int | None]) -> Expr:
     """``e`` with the names of known integer value replaced by their values."""
-    return _substitute(e, {n: Num(v) for n, v in values.items() if v is not None})
+    return substitute(e, {n: Num(v) for n, v in values.items() if v is not None})
 
 
 def resolved(room: Room, values: dict[str, int | None]) -> Room:
@@ -121,14 +121,6 @@ def resolved(room: Room, values: dict[str, int | None]) -> Room:
     which may not know those names, can compare against (``THREADS`` → 65536)."""
     return Room(room.position, with_values(room.elements, values), with_values(room.grid_x, values),
                 with_values(room.block_x, values))
-
-
-def _substitute(e: Expr, values: dict[str, Expr]) -> Expr:
-    if isinstance(e, Sym):
-        return values.get(e.name, e)
-    if isinstance(e, Bin):
-        return Bin(e.op, _substitute(e.left, values), _substitute(e.right, values))
-    return e
 
 
 def _computed(e: Expr) -> Expr:
@@ -219,7 +211,8 @@ class Allocations:
         if not _dominates(path, at):
             return None  # allocated on a path the launch is not on (a branch, a loop body)
         elements = _elements(size, ptr, self.conv, scope)
-        grid_x, block_x = self._axis_x(grid, scope), self._axis_x(block, scope)
+        written = {target for _, target in self.writes}
+        grid_x, block_x = _axis_x(grid, self.conv, scope, written), _axis_x(block, self.conv, scope, written)
         if elements is None or grid_x is None or block_x is None:
             return None
         watched = {name} | _roots(size) | _roots(grid) | _roots(block)
@@ -231,22 +224,6 @@ class Allocations:
                                                for a, b in self.loops):
                 return None
         return Room(position, elements, grid_x, block_x)
-
-
-    def _axis_x(self, c: ci.Cursor, scope: Scope) -> Expr | None:
-        """A launch size's x, where a ``dim3`` local nothing writes is read through its
-        declaration (``dim3 grid(N / 256);``)."""
-        s = strip(c)
-        args = [a for a in child_list(s) if a.kind.is_expression()] if s.kind == K.CALL_EXPR else []
-        if s.spelling == "dim3" and len(args) == 1 and strip(args[0]).type.get_canonical().spelling.endswith("dim3"):
-            s = strip(args[0])  # the copy a launch's configuration makes
-        ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
-        if ref is not None and ref.kind == K.VAR_DECL and s.type.get_canonical().spelling.endswith("dim3") \
-                and all(target != s.spelling for _, target in self.writes):
-            init = next((k for k in child_list(ref) if k.kind == K.CALL_EXPR and k.spelling == "dim3"), None)
-            if init is not None:
-                return _axis_x(init, self.conv, scope)
-        return _axis_x(c, self.conv, scope)
 
 
 def _dominates(path: list[ci.Cursor], at: int) -> bool:
@@ -326,17 +303,21 @@ def _element_size(c: ci.Cursor, ptr: ci.Cursor, conv: Converter) -> bool:
     return inner != "" and inner in (f"*{ptr.spelling}", f"{ptr.spelling}[0]", written)
 
 
-def _axis_x(c: ci.Cursor, conv: Converter, scope: Scope) -> Expr | None:
+def _axis_x(c: ci.Cursor, conv: Converter, scope: Scope, written: set[str]) -> Expr | None:
     """A launch size's x: an integer as it is, ``dim3(n, …)``'s first argument, or ``v.x`` of a
-    ``dim3`` local ``v``."""
+    ``dim3`` local ``v`` (read through its declaration, ``dim3 v(N / 256);``, where nothing in the
+    host function writes it)."""
     s = strip(c)
     if s.type.get_canonical().spelling.endswith("dim3"):
         if s.kind == K.DECL_REF_EXPR:
-            return Sym(f"{s.spelling}.x", Kind.OTHER)
+            ref = s.referenced
+            init = next((k for k in child_list(ref) if k.kind == K.CALL_EXPR and k.spelling == "dim3"), None) \
+                if ref is not None and ref.kind == K.VAR_DECL and s.spelling not in written else None
+            return _axis_x(init, conv, scope, written) if init is not None else Sym(f"{s.spelling}.x", Kind.OTHER)
         if s.kind == K.CALL_EXPR and s.spelling == "dim3":
             args = [a for a in child_list(s) if a.kind.is_expression() and first(a).line > 0]
             if len(args) == 1 and strip(args[0]).type.get_canonical().spelling.endswith("dim3"):
-                return _axis_x(args[0], conv, scope)  # a copy of a dim3
+                return _axis_x(args[0], conv, scope, written)  # a copy of a dim3
             return conv.quiet_expr(args[0], scope) if args else None
         return None
     return conv.quiet_expr(s, scope)
