@@ -53,16 +53,17 @@ class Given:
 
     launched: Launched = field(default_factory=dict)
     helpers: Summaries = field(default_factory=dict)
+    inlined: set[int] = field(default_factory=set)  # lines of its jit helpers other files' kernels inline
 
     def size(self) -> int:
-        return sum(len(v) for v in self.launched.values()) + len(self.helpers)
+        return sum(len(v) for v in self.launched.values()) + len(self.helpers) + len(self.inlined)
 
 
 def parse(path: str, language: Language, source: str, settings: Settings, given: Given | None = None) -> Module:
     given = given or Given()
     if language is Language.TRITON:
         from boundcheck.frontends.triton import parse_module
-        return parse_module(path, source, given.launched)
+        return parse_module(path, source, given.launched, given.inlined)
     from boundcheck.frontends.cuda import parse_module as parse_cuda
     return parse_cuda(path, source, settings.cuda_args, given.launched, given.helpers)  # type: ignore[arg-type]
 
@@ -86,6 +87,7 @@ class Outcome:
     defined: frozenset[str] = frozenset()  # the kernels it defines
     summaries: Summaries = field(default_factory=dict)  # the host helpers it defines, read
     wanted: frozenset[str] = frozenset()  # helpers it calls with no body where a summary was asked
+    inlined: frozenset[tuple[str, int]] = frozenset()  # jit helpers of other files it inlines
 
 
 def _analyse(path: str, language: Language, source: str, settings: Settings, given: Given | None = None) -> Outcome:
@@ -100,7 +102,8 @@ def _analyse(path: str, language: Language, source: str, settings: Settings, giv
         findings.extend(rule.check(module))
     findings = suppressions.apply(module, _once(findings), settings)
     return Outcome(sorted(findings, key=Finding.sort_key), True, module.foreign_launches,
-                   frozenset(k.name for k in module.kernels), module.helper_summaries, frozenset(module.wanted_helpers))
+                   frozenset(k.name for k in module.kernels), module.helper_summaries, frozenset(module.wanted_helpers),
+                   frozenset(module.inlined_helpers))
 
 
 def _once(findings: list[Finding]) -> list[Finding]:
@@ -172,6 +175,8 @@ def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[
             for name, summary in out.summaries.items():
                 summaries.setdefault(name, []).append((i, summary))
             wanted.extend((i, name) for name in out.wanted)
+            for file, line in out.inlined:
+                given.setdefault(file, Given()).inlined.add(line)
             for (file, kernel), hls in out.foreign.items():
                 if file:
                     given.setdefault(file, Given()).launched.setdefault(kernel, []).extend(hls)

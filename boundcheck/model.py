@@ -364,6 +364,9 @@ class Module:
     # (opaque to the rules), and the helpers it calls with no body where such a reading was asked
     helper_summaries: dict[str, object] = field(default_factory=dict)
     wanted_helpers: set[str] = field(default_factory=set)
+    # jit helpers of other files that its kernels inline, by real path and the line of the ``def``:
+    # checked here under each caller's values, so that file does not check them as kernels
+    inlined_helpers: set[tuple[str, int]] = field(default_factory=set)
 
     def lines(self) -> list[str]:
         return self.source.splitlines()

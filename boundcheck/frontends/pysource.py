@@ -24,6 +24,11 @@ class Source:
         return len(raw[:byte_col].decode("utf-8", errors="replace"))
 
     def span(self, node: ast.AST) -> Span:
+        """Where the node stands (a placed source answers elsewhere: ``triton_foreign``)."""
+        return self.position(node)
+
+    def position(self, node: ast.AST) -> Span:
+        """Where the node stands in this text."""
         line, end_line = node.lineno, node.end_lineno or node.lineno  # type: ignore[attr-defined]
         return Span(line, self._col(line, node.col_offset), end_line,  # type: ignore[attr-defined]
                     self._col(end_line, node.end_col_offset or 0))  # type: ignore[attr-defined]
@@ -35,7 +40,7 @@ class Source:
             if not hasattr(node, "lineno"):
                 self._text[key] = ast.unparse(node)
             else:
-                s = self.span(node)
+                s = self.position(node)
                 if s.line == s.end_line:
                     raw = self.lines[s.line - 1][s.col:s.end_col]
                 else:
@@ -47,7 +52,7 @@ class Source:
 
     def between(self, left: ast.AST, right: ast.AST, token: str) -> Span | None:
         """Where ``token`` (an operator) stands between two nodes, on one line."""
-        a, b = self.span(left), self.span(right)
+        a, b = self.position(left), self.position(right)
         if a.end_line != b.line:
             return None
         segment = self.lines[a.end_line - 1][a.end_col:b.col]

@@ -14,6 +14,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 
 from boundcheck.frontends.pysource import Source, decorator_names, jit_aliases, nested_statements
+from boundcheck.frontends.triton_foreign import called_helpers
 from boundcheck.frontends.triton_host import analyse_host
 from boundcheck.frontends.triton_imports import exported, imported_kernels, merge
 from boundcheck.frontends.triton_kernel import KernelAnalyser, ModuleContext
@@ -45,9 +46,12 @@ def _lines_naming(source: str, names: set[str]) -> list[int]:
     return [bisect_right(starts, m.start()) + 1 for m in pattern.finditer(source)]
 
 
-def parse_module(path: str, source: str, launched: dict[str, list[object]] | None = None) -> Module:
+def parse_module(path: str, source: str, launched: dict[str, list[object]] | None = None,
+                 inlined: set[int] | frozenset[int] = frozenset()) -> Module:
     """The file's model. ``launched``: launches of its kernels that other files of the run make
-    (the engine's :attr:`Module.foreign_launches`), read as if they were written here."""
+    (the engine's :attr:`Module.foreign_launches`), read as if they were written here;
+    ``inlined``: the lines of its jit functions that other files' kernels inline (helpers,
+    checked there under their callers' values, not here as kernels)."""
     module = Module(path, Language.TRITON, source)
     try:
         tree = ast.parse(source)
@@ -84,13 +88,15 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
             module.launches.extend(analyse_host(fn, context, jit_ids))
     module.launches.extend(analyse_host(tree, context, jit_ids))
     module.foreign_launches = exported(context, imported)
+    context.foreign = called_helpers(tree, path, jit)
+    module.inlined_helpers = {(h.path, h.fn.lineno) for h in context.foreign.values() if h.path != context.real_path}
     merge(context, launched or {})
     for name, per_launch in context.branch_contracts.items():  # a fact only some launches have is no contract
         shared = frozenset.intersection(*per_launch)
         context.host_contracts.setdefault(name, []).extend(sorted(shared, key=lambda f: (f.extent, f.tile)))
-    helpers = _called_jit(jit, src)
+    helpers = _called_jit(jit, src) | {h.fn.name for h in context.foreign.values() if h.path == context.real_path}
     for fn in jit:
-        if fn.name in helpers:
+        if fn.name in helpers or fn.lineno in inlined:
             continue  # a jit helper is analysed inlined, with its caller's masks and offsets
         try:
             module.kernels.append(KernelAnalyser(context, fn).run())

@@ -9,20 +9,18 @@ function imported the same way (``_validate(A, BLOCK)``) is read for what its bo
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
-from boundcheck.frontends.pysource import decorator_names, jit_aliases, nested_statements
+from boundcheck.frontends.pysource import nested_statements
+from boundcheck.frontends.triton_foreign import jit_functions, module_file, read_tree
 from boundcheck.frontends.triton_kernel import ModuleContext
 
 # the per-kernel facts a launch leaves in a file's context, each a list with an entry per launch
 # (or a dict by parameter); handed to the kernel's own file as they are
 _PER_KERNEL = ("host_contracts", "branch_contracts", "flag_facts", "launch_layouts", "launch_grids",
                "launch_sizes", "subtiles", "row_values", "launch_shapes", "launch_bindings", "launch_units")
-_MAX_BYTES = 2_000_000  # a module larger than this is not read for its kernels
 
 
 @dataclass(frozen=True)
@@ -41,18 +39,18 @@ def imported_kernels(tree: ast.Module, path: str, source: str, jit_names: set[st
     for node in _imports(tree.body):
         wanted = [(a.asname or a.name, a.name) for a in node.names
                   if (a.asname or a.name) not in jit_names and _launches(a.asname or a.name, source)]
-        target = _module_file(path, node.module or "", node.level) if wanted else None
+        target = module_file(path, node.module or "", node.level) if wanted else None
         if target is None:
             continue
-        defined = _jit_functions(target)
+        defined = jit_functions(target)
         for local, name in wanted:
             if name in defined:
                 out[local] = Imported(target, name, defined[name])
     for alias, module in _module_imports(tree.body):
         if not _subscripts_attribute(alias, source):
             continue
-        target = _module_file(path, module, 0)
-        defined = _jit_functions(target) if target is not None else {}
+        target = module_file(path, module, 0)
+        defined = jit_functions(target) if target is not None else {}
         for name, fn in defined.items():  # the launch names the kernel as the attribute it is
             if name not in jit_names and name not in out and f"{alias}.{name}[" in source:
                 out[name] = Imported(target, name, fn)  # type: ignore[arg-type]
@@ -92,61 +90,13 @@ def _imports(body: list[ast.stmt]) -> Iterator[ast.ImportFrom]:
     return (s for s in nested_statements(body) if isinstance(s, ast.ImportFrom) and (s.module or s.level))
 
 
-def _module_file(path: str, module: str, level: int) -> str | None:
-    """The file of ``module`` as imported from ``path``: relative to the file's package for
-    ``from .m import`` (``level`` dots), else under the nearest parent directory holding it."""
-    parts = [p for p in module.split(".") if p]
-    here = os.path.dirname(os.path.realpath(path))
-    if level:
-        base = here
-        for _ in range(level - 1):
-            base = os.path.dirname(base)
-        roots = [base]
-    else:
-        roots, d = [], here
-        while True:
-            roots.append(d)
-            parent = os.path.dirname(d)
-            if parent == d or len(roots) > 12:
-                break
-            d = parent
-    for root in roots:
-        stem = os.path.join(root, *parts)
-        for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
-            if parts and os.path.isfile(candidate):
-                return candidate
-    return None
-
-
-@lru_cache(maxsize=256)
-def _parsed(path: str) -> ast.Module | None:
-    """Another module of the run, parsed once per process (None where it cannot be read)."""
-    try:
-        if os.path.getsize(path) > _MAX_BYTES:
-            return None
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-@lru_cache(maxsize=256)
-def _jit_functions(path: str) -> dict[str, ast.FunctionDef]:
-    """The module-level jit functions of a file, by name (empty where it cannot be read)."""
-    tree = _parsed(path)
-    if tree is None:
-        return {}
-    aliases = jit_aliases(tree)
-    return {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and decorator_names(f) & aliases}
-
-
 def imported_check(tree: ast.Module, path: str, name: str) -> ast.FunctionDef | None:
     """The plain function ``name`` that this file imports from a module beside it, where its body
     raises or asserts (``_validate_inputs(A, B)``: checks on what the caller passes)."""
     for node in _imports(tree.body):
         found = next((a.name for a in node.names if (a.asname or a.name) == name), None)
-        target = _module_file(path, node.module or "", node.level) if found else None
-        module = _parsed(target) if target is not None else None
+        target = module_file(path, node.module or "", node.level) if found else None
+        module = read_tree(target) if target is not None else None
         fn = next((f for f in module.body if isinstance(f, ast.FunctionDef) and f.name == found), None) \
             if module is not None else None
         if fn is not None and any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(fn)):
@@ -196,12 +146,12 @@ def launched_modules(path: str, source: str) -> set[str]:
         wanted = {part.split(" as ")[-1].strip() for part in names.strip("()").replace("\n", " ").split(",")}
         if any(name.isidentifier() and _launches(name, source) for name in wanted):
             level = len(module) - len(module.lstrip("."))
-            target = _module_file(path, module.lstrip("."), level)
+            target = module_file(path, module.lstrip("."), level)
             if target is not None:
                 out.add(target)
     for module, alias in _IMPORT_AS.findall(source):
         if _subscripts_attribute(alias or module, source):
-            target = _module_file(path, module, 0)
+            target = module_file(path, module, 0)
             if target is not None:
                 out.add(target)
     return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from boundcheck.coverage import BRANCH_CONDITION, contract_for
 from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_configs import config_values
 from boundcheck.frontends.triton_flags import FlagPath
+from boundcheck.frontends.triton_foreign import FAR, Helper, PlacedSource, dotted, placed
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_items import whole_item
 from boundcheck.frontends.triton_presence import NONE, Optional, argument_presence, presence, rewritten
@@ -117,6 +119,12 @@ class ModuleContext:
     written: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # kernel -> written_params
     # an `if` test (by node id) with its `p is not None` on helper parameters made flags (triton_presence)
     presence_tests: dict[int, ast.expr | None] = field(default_factory=dict)
+    # jit helpers the file's jit functions call through an import or a class, by the call's dotted text
+    foreign: dict[str, Helper] = field(default_factory=dict)
+
+    @cached_property
+    def real_path(self) -> str:
+        return os.path.realpath(self.path)
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
@@ -317,6 +325,8 @@ class KernelAnalyser:
     def __init__(self, ctx: ModuleContext, fn: ast.FunctionDef, depth: int = 0) -> None:
         self.ctx, self.fn, self.depth = ctx, fn, depth
         self.src = ctx.src
+        self.jit, self.foreign = ctx.jit, ctx.foreign  # the helpers its calls can name
+        self.calls_placed: dict[int, Span] = {}  # base -> the call reaching a helper of another file
         self.name = fn.name
         self.root = fn.name  # the kernel being analysed, also while inlining its helpers
         self.env: dict[str, Val] = {}
@@ -374,7 +384,7 @@ class KernelAnalyser:
         self._share_rows()
         self._scalar_rows()
         kernel.accesses = [self._finish(p) for p in self.accesses]
-        return kernel
+        return placed(kernel, self.calls_placed) if self.calls_placed else kernel
 
     def _remainders_taken_up(self) -> None:
         """``nbytes = nbytes % 16`` after a loop over ``nbytes // 16`` vectors: the kernel goes on
@@ -863,7 +873,7 @@ class KernelAnalyser:
         elif var:
             self.range_stops.pop(var, None)
         loop = Loop(header, var, trip, _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step, start),
-                    stmt.end_lineno or stmt.lineno,
+                    self.span(stmt).end_line,
                     walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
                     walks=walks)
         self.loops.append(loop)
@@ -965,7 +975,7 @@ class KernelAnalyser:
             bound = self.ev(test.comparators[0])
             if bound.expr is not None:
                 trip = sy.floor_division(bound.expr, header)
-        loop = Loop(header, None, trip, trip is not None, stmt.end_lineno or stmt.lineno)
+        loop = Loop(header, None, trip, trip is not None, self.span(stmt).end_line)
         self.loops.append(loop)
         self._loop_body(stmt.body, stmt, None, loop)
 
@@ -1023,7 +1033,8 @@ class KernelAnalyser:
 
     def _accesses_memory(self, node: ast.AST) -> bool:
         """``node`` loads, stores or calls a jit helper (which may): evaluating it makes accesses."""
-        return any(isinstance(n, ast.Call) and (callee(n.func) in ("load", "store", *_ATOMICS) or callee(n.func) in self.ctx.jit)
+        return any(isinstance(n, ast.Call) and (callee(n.func) in ("load", "store", *_ATOMICS) or callee(n.func) in self.jit
+                                                or self.foreign and dotted(n.func) in self.foreign)
                    for n in ast.walk(node))
 
     def _advance(self, node: ast.Call) -> Val:
@@ -1060,7 +1071,7 @@ class KernelAnalyser:
             left, right = (self._numeric(node.left), self._numeric(node.right)) if arithmetic \
                 else (self.ev(node.left), self.ev(node.right))
             if isinstance(node.op, ast.Mod) and left.expr is not None and right.expr is not None:
-                self.remainders.append((left.expr, right.expr, node.lineno))  # rendered only for a floor loop
+                self.remainders.append((left.expr, right.expr, self.span(node).line))  # rendered only for a floor loop
             return self.binop(_BINOPS.get(type(node.op), "?"), left, right, node)
         if isinstance(node, ast.BoolOp):
             vals = [self.ev(v) for v in node.values]
@@ -1212,8 +1223,7 @@ class KernelAnalyser:
         args = node.args
         kw = {k.arg: k.value for k in node.keywords if k.arg}
         receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
-        if isinstance(node.func, ast.Name) and name in self.ctx.jit and self.depth < _MAX_INLINE_DEPTH:
-            helper = KernelAnalyser(self.ctx, self.ctx.jit[name], self.depth + 1)
+        if self.depth < _MAX_INLINE_DEPTH and (helper := self._helper(node)) is not None:
             helper.bound_flags, helper.literal_flags = self._flag_arguments(helper.fn, args, kw)
             helper.calls = (*self.calls, self.span(node))
             return helper.inline([self.ev(a) for a in args], {k: self.ev(v) for k, v in kw.items()}, self)
@@ -1288,6 +1298,26 @@ class KernelAnalyser:
         if receiver is not None:
             self.ev(receiver)
         return self._sym(node, sy.Kind.CONST if name == "num_programs" else sy.Kind.OTHER)
+
+    def _helper(self, node: ast.Call) -> KernelAnalyser | None:
+        """An analyser for the jit helper ``node`` calls: one of this file (of the helper's own
+        module, inside a helper another module defines), or one an import or a class names, whose
+        positions are placed at the call in this file that reaches it."""
+        if isinstance(node.func, ast.Name) and node.func.id in self.jit:
+            helper = KernelAnalyser(self.ctx, self.jit[node.func.id], self.depth + 1)
+            helper.src, helper.jit, helper.calls_placed = self.src, self.jit, self.calls_placed
+            return helper
+        text = dotted(node.func) if self.foreign else None
+        found = self.foreign.get(text) if text else None
+        if found is None:
+            return None
+        helper = KernelAnalyser(self.ctx, found.fn, self.depth + 1)
+        helper.jit, helper.foreign, helper.calls_placed = found.jit, {}, self.calls_placed
+        if found.path != self.ctx.real_path:
+            base = (len(self.calls_placed) + 1) * FAR
+            self.calls_placed[base // FAR] = self.span(node)
+            helper.src = PlacedSource(found.source, base)
+        return helper
 
     def _expr(self, node: ast.expr) -> sy.Expr:
         v = self.ev(node)
