@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
-from boundcheck.frontends.cuda_kernel import assume_comments, divisibility
+from boundcheck.frontends.cuda_kernel import assume_comments, divisibility, equality_facts
 from boundcheck.frontends.cuda_parse import (
     Token,
     arguments,
@@ -59,7 +59,10 @@ from boundcheck.symbolic import (
 K = ci.CursorKind
 _CONFIG = {"cudaConfigureCall", "__cudaPushCallConfiguration"}
 _ASSERTS = {"__bc_assert", "__assert_fail", "__assert_rtn", "_assert"}
+# a function or macro named as a check (`RuntimeCheck`, `STD_TORCH_CHECK`, `TVM_FFI_ICHECK_EQ`)
+_CHECK_NAME = re.compile(r"\w*(?:ASSERT|CHECK|ENFORCE|REQUIRE|[Aa]ssert|[Cc]heck|[Ee]nforce|[Rr]equire)(?:_[A-Z]{2})?")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_IDENT_BYTES = re.compile(rb"[A-Za-z_]\w*")
 
 
 @dataclass
@@ -207,9 +210,11 @@ class _Walk:
                 else:
                     scope.env[c.spelling] = value
                     self.facts += rounded_up(c.spelling, value)
-        elif c.kind == K.CALL_EXPR and c.spelling in _ASSERTS:
-            args = arguments(c)
-            if args:
+        elif (check := check_call(conv, c)) is not None:
+            name, args = check
+            if name.endswith("_EQ") and len(args) == 2:  # `TVM_FFI_ICHECK_EQ(n % 8, 0)`
+                self._holds_after(c, equality_facts(conv, args[0], args[1], scope, "host assert"))
+            elif args:
                 self._holds_after(c, divisibility(conv, args[0], scope, "host assert"))
                 self._sizes_after(c, size_facts(conv, args[0], scope))
                 self._values_after(c, host_values(conv, args[0], scope))
@@ -718,6 +723,23 @@ def _rejecting(conv: Converter, c: ci.Cursor) -> ci.Cursor | None:
 _CHECK_MACRO = re.compile(rb"\w*(?:ASSERT|CHECK|ENFORCE|REQUIRE)\w*\s*\(")
 
 
+def check_call(conv: Converter, c: ci.Cursor) -> tuple[str, list[ci.Cursor]] | None:
+    """A check the host makes, with its arguments: ``assert(c)`` and ``TORCH_CHECK(c, …)`` (through
+    the stubs), a call of a function named as one (``RuntimeCheck(n % 8 == 0, "…")``), or a checking
+    macro whose header was not found, which libclang keeps as a call of an undeclared name
+    (``STD_TORCH_CHECK(c, …)``, ``TVM_FFI_ICHECK_EQ(a, b)``: its name read from the text)."""
+    if c.kind == K.CALL_EXPR and (c.spelling in _ASSERTS or _CHECK_NAME.fullmatch(c.spelling)):
+        return c.spelling, arguments(c)
+    if c.kind != K.UNEXPOSED_EXPR:
+        return None
+    kids = child_list(c)
+    if not kids or kids[0].kind != K.DECL_REF_EXPR or kids[0].spelling or not in_main_file(c):
+        return None
+    m = _IDENT_BYTES.match(conv.src.data, first(c).offset)
+    name = m.group().decode() if m else ""
+    return (name, kids[1:]) if _CHECK_NAME.fullmatch(name) else None
+
+
 def _check_macro(conv: Converter, c: ci.Cursor) -> bool:
     """The ``if`` is the expansion of a project's checking macro (``NVTE_CHECK(n % 4 == 0, "…")``,
     ``XX_ASSERT(…)``): its error branch leaves even where libclang dropped it (a message helper
@@ -921,9 +943,10 @@ class _CallWalk:
         else:
             self.calls(s, facts, aliases)
             for k in preorder(s):
-                if k.kind == K.CALL_EXPR and k.spelling in _ASSERTS:
-                    args = arguments(k)
-                    facts += divisibility(self.conv, args[0], self.scope, "host assert") if args else []
+                if (check := check_call(self.conv, k)) is not None and check[1]:
+                    name, args = check
+                    facts += equality_facts(self.conv, args[0], args[1], self.scope, "host assert") \
+                        if name.endswith("_EQ") and len(args) == 2 else divisibility(self.conv, args[0], self.scope, "host assert")
                 target, value = self.written(k)
                 self.forget(target, facts, aliases)
                 if target and value is not None:

@@ -2386,14 +2386,22 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
             + divisibility(conv, kids[1], scope, origin, negated, depth)
     if negated and op == "%":
         return _remainder(conv, c, scope, origin)
-    if op not in (("!=", ">") if negated else ("==",)):
+    if op == "==" and not negated:
+        return equality_facts(conv, kids[0], kids[1], scope, origin)
+    if op not in ("!=", ">") or not negated:
         return []
     for mod, zero in [(kids[0], kids[1])] if op == ">" else [(kids[0], kids[1]), (kids[1], kids[0])]:
         if conv.quiet_expr(zero, scope) == Num(0):
             return _remainder(conv, strip(mod), scope, origin)
-    if op == "==":
-        return _multiple_of(conv, kids[0], kids[1], scope, origin) or _multiple_of(conv, kids[1], kids[0], scope, origin)
     return []
+
+
+def equality_facts(conv: Converter, left: ci.Cursor, right: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
+    """What ``left == right`` holds zero: ``n % B == 0`` (either way round), or ``x == y * W``."""
+    for mod, zero in [(left, right), (right, left)]:
+        if conv.quiet_expr(zero, scope) == Num(0):
+            return _remainder(conv, strip(mod), scope, origin)
+    return _multiple_of(conv, left, right, scope, origin) or _multiple_of(conv, right, left, scope, origin)
 
 
 def _multiple_of(conv: Converter, side: ci.Cursor, product: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:

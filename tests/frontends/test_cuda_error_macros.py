@@ -62,3 +62,38 @@ __global__ void count_before(const int* ids, int n, int expert, int* out) {
 }
 """
     assert findings(src, Language.CUDA) == []
+
+
+UNDECLARED = """\
+#include <torch/csrc/stable/library.h>
+#include <tvm/ffi/error.h>
+void RuntimeCheck(bool ok, const char* why);
+void record(int n);
+
+__global__ void scale(float* y, const float* x) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = 2.0f * x[i];
+}
+
+void launch(float* y, const float* x, int n) {
+    @CHECK@;
+    scale<<<n / 256, 256>>>(y, x);
+}
+"""
+
+
+@pytest.mark.parametrize("check", ['STD_TORCH_CHECK(n % 256 == 0, "n must be a multiple of 256")',
+                                   'TVM_FFI_ICHECK(n % 256 == 0) << "n must be a multiple of 256"',
+                                   'TVM_FFI_ICHECK_EQ(n % 256, 0) << "n must be a multiple of 256"',
+                                   'RuntimeCheck(n % 256 == 0, "n must be a multiple of 256")'])
+def test_a_check_macro_whose_header_is_missing_or_a_check_function_is_a_contract(check: str) -> None:
+    # the headers are not found: libclang keeps the macro as a call of an undeclared name
+    assert findings(UNDECLARED.replace("@CHECK@", check), Language.CUDA) == []
+
+
+@pytest.mark.parametrize("check", ['STD_TORCH_CHECK(n > 0, "n must be positive")',
+                                   'TVM_FFI_ICHECK_EQ(n % 256, 1) << "odd"',
+                                   "record(n % 256 == 0)", "undeclared_log(n % 256 == 0)"])
+def test_a_check_of_something_else_or_a_call_named_otherwise_is_none(check: str) -> None:
+    src = UNDECLARED.replace("@CHECK@", check)
+    assert findings(src, Language.CUDA) == [(line_of(src, "scale<<<"), "BC302")]
