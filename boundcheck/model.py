@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 class Language(enum.Enum):
@@ -107,6 +107,18 @@ class Bound:
         """A lane compared with a runtime extent as itself (no wrap or clamp, no tile offset): the
         kernel says that lane can pass the extent."""
         return bool(self.source) and self.limit_is_extent and not self.wrap and not self.index_tiled
+
+    @property
+    def inclusive(self) -> bool:
+        """``i <= n``, or ``i < n + 1``: the index reaches n itself."""
+        return self.op == "<=" and not self.limit_slack or self.op == "<" and self.limit_slack == 1
+
+    def on_n_plus_one(self) -> Bound:
+        """An inclusive bound on a list or row of n + 1 entries, as the strict bound of that
+        length it is (``i <= n`` is ``i < n + 1``)."""
+        if self.op == "<=":
+            return replace(self, op="<", limit=f"{self.limit} + 1")
+        return replace(self, limit=f"{self.limit} + {self.limit_slack}", limit_slack=0)
 
     @property
     def admits_extent(self) -> bool:

@@ -986,3 +986,22 @@ def _subexpressions(e: Expr) -> list[Expr]:
         case Bin(op=op, left=left, right=right) if op not in ("+", "-", "*"):
             return [e, *_subexpressions(left), *_subexpressions(right)]
     return [e]
+
+
+def rows_one_past(index: Expr) -> set[str]:
+    """The n of each row pitch ``n + 1`` an address steps a lane-free row index by (``out + row *
+    (K + 1) + col``: each row holds K + 1 entries, which ``col <= K`` walks to its end)."""
+    out: set[str] = set()
+    stack = [index]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Bin):
+            if e.op == "*":
+                for pitch, row in ((e.left, e.right), (e.right, e.left)):
+                    if isinstance(pitch, Bin) and pitch.op == "+" and pitch.right == Num(1) \
+                            and not lanes(row) and variable(expand(pitch.left)):
+                        out.add(render(pitch.left))
+            stack += [e.left, e.right]
+        elif isinstance(e, Call):
+            stack += list(e.args)
+    return out

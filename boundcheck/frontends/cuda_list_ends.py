@@ -12,8 +12,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from boundcheck.model import Access, AccessKind, Bound
-from boundcheck.symbolic import Bin, Expr, Kind, Num, collect, expand, lanes, substitute, syms, terms_text
+from boundcheck.model import Access, AccessKind
+from boundcheck.symbolic import (
+    Bin,
+    Expr,
+    Kind,
+    Num,
+    collect,
+    expand,
+    lanes,
+    rows_one_past,
+    substitute,
+    syms,
+    terms_text,
+)
 
 if TYPE_CHECKING:
     from boundcheck.frontends.cuda_kernel import Guard, Rec
@@ -48,9 +60,11 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access], ranges: dict[str, tu
     """``accesses`` (one per record) with each ``i <= n`` (or ``i < n + 1``) guard read as ``i < n
     + 1`` where the kernel uses, at index n itself, a list that guard covers. ``ranges``: counted
     loops from 0, by counter (``cuda_kernel``'s ``loop_ranges``: step, limit, operator)."""
-    inclusive = [(r, g) for r in recs for g in r.guards if _inclusive(g)]
+    inclusive = [(r, g) for r in recs for g in r.guards if g.bound.inclusive]
     if not inclusive:
         return accesses  # (most kernels: the evidence below costs an expansion per read and guard)
+    # a row of n + 1 entries: `out[row * (K + 1) + col]` under `col <= K`
+    pitched = {g.bound.span for r, g in inclusive if g.bound.limit in rows_one_past(r.index)}
     # a size used as an index (`list[n] = total`, `s[n - first] = qk`, `total = list[n]`), not an
     # element read (`a[a[0]] = …`); and the last index a strict bound lets a read through (a row's
     # end `list[j + 1]` under `j < n`; a write there may be a list shifted by one, `s_scan = s + 1`)
@@ -71,28 +85,14 @@ def inclusive_ends(recs: list[Rec], accesses: list[Access], ranges: dict[str, tu
         counters = {v.name for v in syms(r.index) if v.kind is Kind.LOOP}
         ends |= {(r.buffer, _text(substitute(r.index, {name: Bin("-", limit, Num(1))})))
                  for name, (step, limit, op) in ranges.items() if name in counters and op == "<" and step == 1}
-    if not ends:
-        return accesses
     # the access's index where the guarded index reaches the limit: `s[i - first]` under `i <= n`
     # reaches `s[n - first]`
-    spans = {g.bound.span for r, g in inclusive if (r.buffer, _reach(r.index, *_top(g))) in ends}
+    spans = pitched | {g.bound.span for r, g in inclusive if (r.buffer, _reach(r.index, *_top(g))) in ends}
     if not spans:
         return accesses
-    return [replace(a, guards=tuple(_strict(b) if b.span in spans else b for b in a.guards)) for a in accesses]
-
-
-def _inclusive(g: Guard) -> bool:
-    """``i <= n``, or ``i < n + 1``: the guarded index reaches n itself."""
-    return g.bound.op == "<=" and not g.bound.limit_slack or g.bound.op == "<" and g.bound.limit_slack == 1
+    return [replace(a, guards=tuple(b.on_n_plus_one() if b.span in spans else b for b in a.guards)) for a in accesses]
 
 
 def _top(g: Guard) -> tuple[Expr, Expr]:
     """(the guarded index, the last value an inclusive guard lets it take)."""
     return _last(g) if g.bound.op == "<" else g.sides
-
-
-def _strict(b: Bound) -> Bound:
-    """An inclusive bound on a list of n + 1 entries, as the strict bound of that length it is."""
-    if b.op == "<=":
-        return replace(b, op="<", limit=f"{b.limit} + 1")
-    return replace(b, limit=f"{b.limit} + {b.limit_slack}", limit_slack=0)

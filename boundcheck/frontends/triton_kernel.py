@@ -76,6 +76,7 @@ _RESHAPES = {"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims
 _RANGES = {"range", "static_range"}
 _MODULE_NUMBER = re.compile(r"([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*\d+\s*(?:#.*)?$")  # GROUP = 32
 _MAX_INLINE_DEPTH = 4
+_SHAPE_COMMENT = re.compile(r"#\s*\[([^\]]+)\]")  # `# [num_reqs + 1]`: a parameter's documented shape
 
 
 @dataclass
@@ -1801,11 +1802,28 @@ class KernelAnalyser:
                     p.guards = (*p.guards, replace(b, span=p.span, axis=d.axis))
 
     def _finish(self, p: _Pending) -> Access:
+        if p.index is not None and any(b.inclusive for b in p.guards):
+            rows = sy.rows_one_past(p.index) | {size[:-2] for size in self._commented_sizes.get(p.buffer, ()) if size.endswith("+1")}
+            p.guards = tuple(b.on_n_plus_one() if b.inclusive and b.limit.replace(" ", "") in rows else b for b in p.guards)
         dims = tuple(d if d.label != d.source else replace(d, label=self.labels.get(d.source, d.label)) for d in p.dims)
         dims = tuple(replace(d, tile="1") if d.tile in self._unit_tiles else d for d in dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards + self._fixed_sizes(dims, p.span),
                       p.padding, tuple(p.uses), p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked,
                       p.text, p.other_at, masked_by=p.masked_by, within=p.within, calls=p.calls)
+
+    @cached_property
+    def _commented_sizes(self) -> dict[str, set[str]]:
+        """The sizes a parameter's own comment gives it (``cu_ptr,  # [num_reqs + 1] int32``), spaces
+        removed: read where the parameter has its line to itself."""
+        args = [*self.fn.args.args, *self.fn.args.kwonlyargs]
+        lines = Counter(a.lineno for a in args)
+        out: dict[str, set[str]] = {}
+        for a in args:
+            text = self.src.lines[a.lineno - 1] if lines[a.lineno] == 1 and a.lineno <= len(self.src.lines) else ""
+            m = _SHAPE_COMMENT.search(text)
+            if m:
+                out[a.arg] = {d.replace(" ", "") for d in m.group(1).split(",")}
+        return out
 
     def _fixed_sizes(self, dims: tuple[Dim, ...], span: Span) -> tuple[Bound, ...]:
         """Dimensions of a compile-time extent (a block pointer's shape ``(4096, D)``, ``N_CTX = 4096``
