@@ -22,17 +22,29 @@ from boundcheck.model import AccessKind, Kernel, Space
 from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, kinds, lanes, syms
 
 _LANE = "threadIdx.x"
+_WARP_LANE = "threadIdx.x % 32"  # a warp's lane (``tid & 31``, ``tid % 32``): 0 to 31 in any block
 
 
-def rows_inside(recs: Sequence[Any], block: int, loops: dict[str, tuple[int, Expr, str]],
-                values: dict[str, int | None]) -> set[tuple[Any, str, Any]]:
+def rows_inside(recs: Sequence[Any], block: int | None, loops: dict[str, tuple[int, Expr, str]],
+                values: dict[str, int | None], loops_at: dict[tuple[str, Any], tuple[int, Expr, str]] | None = None,
+                tiled_across: bool = False) -> set[tuple[Any, str, Any]]:
     """The global records (``cuda_kernel.Rec``) whose lanes stay inside a row of compile-time
-    length under a launch of ``block`` threads along x, by (span, buffer, kind)."""
+    length under a launch of ``block`` threads along x (None where no launch gives it: then only
+    a warp's lane, ``threadIdx.x % 32``, has a known reach), by (span, buffer, kind). ``loops_at``:
+    the counted loops by counter and header, so that a record reads the loops it is made in
+    where a counter's name is reused. ``tiled_across``: the launch rounds its y or z grid up from a
+    runtime count, so a block index along it walks tiles, not rows."""
     out = set()
     known = {**values, "blockDim.x": block}
     for r in recs:
-        if r.space is Space.GLOBAL and {n for n, _ in lanes(r.index)} == {_LANE} \
-                and _inside_row(r.index, r.width, block, loops, known):
+        walked = {w.loop for w in r.within}
+        mine = {**loops, **{name: rng for (name, header), rng in (loops_at or {}).items() if header in walked}}
+        names = {n for n, _ in lanes(r.index)}
+        # a y or z block index is a row only where nothing bounds the lanes by a runtime extent: a
+        # guard `blockIdx.y * 512 + threadIdx.x * 4 < n` says the kernel tiles n along y
+        rows_across = not tiled_across and not any(g.boundary for g in r.guards)
+        if r.space is Space.GLOBAL and names and names <= {_LANE, _WARP_LANE} \
+                and _inside_row(r.index, r.width, block, mine, known, rows_across):
             out.add((r.span, r.buffer, r.kind))
     return out
 
@@ -63,8 +75,8 @@ def block_scratch(recs: Sequence[Any], barrier: bool, loops: dict[str, tuple[int
                 or (s.kind is Kind.LOOP and s.name in counted) for s in syms(r.index))}
 
 
-def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int, Expr, str]],
-                known: dict[str, int | None]) -> bool:
+def _inside_row(index: Expr, width: int, block: int | None, loops: dict[str, tuple[int, Expr, str]],
+                known: dict[str, int | None], rows_across: bool) -> bool:
     """Every term that moves with the thread or a counted loop reaches at most one row, where
     a row is the pitch of a remainder (``(x % H) * 128``) and every other term steps whole rows
     (a multiple of the pitch) or a runtime stride (``b * stride``, a parameter: the tensor's layout;
@@ -87,7 +99,8 @@ def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int,
             scale *= 1 if v is None else v
         if not unknown and scale >= 0:
             reach += scale  # `lane + head_size / 2`: an offset inside the row
-        elif len(unknown) == 1 and isinstance(unknown[0], Bin) and unknown[0].op == "%" and scale > 0:
+        elif len(unknown) == 1 and scale > 0 and (isinstance(unknown[0], Bin) and unknown[0].op == "%"
+                                                  or rows_across and _across_grid(unknown[0])):
             pitches.append(scale)
         elif not any(kinds(f) & {Kind.OTHER, Kind.EXTENT} for f in unknown):
             steps.append(scale)  # a block index times a size: a step inside the row or of whole rows
@@ -95,6 +108,14 @@ def _inside_row(index: Expr, width: int, block: int, loops: dict[str, tuple[int,
         return False
     row = min(pitches)
     return reach + width <= row and all(float(s).is_integer() and int(s) % row == 0 for s in steps)
+
+
+def _across_grid(e: Expr) -> bool:
+    """A block index of the grid's y or z axis (``blockIdx.y``, ``blockIdx.y / heads_per_group``):
+    a row of a matrix whose columns the x lanes hold, not a tile walk along x (which steps by
+    ``blockIdx.x``)."""
+    names = {s.name for s in syms(e) if s.kind is not Kind.CONST}
+    return bool(names) and names <= {"blockIdx.y", "blockIdx.z"} and not isinstance(e, Num)
 
 
 def _product(factors: Sequence[Expr]) -> Expr:
@@ -127,11 +148,13 @@ def _value(e: Expr, known: dict[str, int | None]) -> int | None:
     return None
 
 
-def _top(e: Expr, block: int, loops: dict[str, tuple[int, Expr, str]], known: dict[str, int | None]) -> int | None:
+def _top(e: Expr, block: int | None, loops: dict[str, tuple[int, Expr, str]], known: dict[str, int | None]) -> int | None:
     """The largest value of ``e`` over the thread index and the loop counters (every part of it
     non-negative), or None where some part is not a known number."""
     if isinstance(e, Sym) and e.name == _LANE:
-        return block - 1
+        return block - 1 if block else None
+    if isinstance(e, Sym) and e.name == _WARP_LANE:
+        return 31
     if isinstance(e, Sym) and e.kind is Kind.LOOP and e.name in loops:
         k, stop, op = loops[e.name]
         last = _value(stop, known)
