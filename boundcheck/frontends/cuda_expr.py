@@ -116,6 +116,16 @@ def reads_memory(e: Expr) -> bool:
     return any(s.kind is Kind.OTHER and ("[" in s.name or "->" in s.name or s.name.startswith("*")) for s in syms(e))
 
 
+_ROUNDING = {"ceil", "ceilf", "floor", "floorf", "round", "roundf", "trunc", "truncf", "rint", "rintf"}
+
+
+def _integer_division(c: ci.Cursor) -> bool:
+    """``n / threads`` of two integers (through parentheses and the conversion to a float)."""
+    s = strip(c)
+    kids = children(s) if s.kind == K.BINARY_OPERATOR and binary_op(s) == "/" else []
+    return len(kids) == 2 and is_integer(s) and all(is_integer(strip(k)) for k in kids)
+
+
 def is_integer(c: ci.Cursor) -> bool:
     t = c.type.get_canonical()
     return t.kind in INT_TYPES or t.kind == ci.TypeKind.ENUM
@@ -335,6 +345,8 @@ class Converter:
             return Bin(op, args[0], args[1])
         if name in ("__mul24", "__umul24") and len(args) == 2:
             return Bin("*", args[0], args[1])  # the 24-bit multiply of an index (IMAD macros)
+        if name in _ROUNDING and len(args) == 1 and _integer_division(arg_cursors[0]):
+            return args[0]  # `ceil(n / threads)` rounds a quotient the integer division already floored
         helper = self.helpers.of(c)
         if helper is None and self.method_of is not None:
             helper = self.method_of(c)

@@ -21,6 +21,7 @@ from boundcheck.model import Divisibility, Launch
 _MAX_DEPTH = 6
 _HOST_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Div: "/", ast.Mod: "%"}
 _META = ("meta", "META", "args", "kwargs", "nargs")
+_ROUNDS = ("int", "abs", "floor", "trunc", "ceil")  # one-argument calls a grid size is rounded through
 _ALLOCATORS = {"empty", "zeros", "ones", "full", "new_empty", "new_zeros", "new_ones", "new_full"}
 _GRID_VALUES = (ast.Tuple, ast.List, ast.Lambda)
 _METADATA = {"shape", "stride", "size", "numel", "dtype", "device", "dim", "ndim", "is_contiguous",
@@ -86,8 +87,15 @@ class _Host:
                 return self.expr(value, depth + 1)
         if isinstance(node, ast.Call) and callee(node.func) == "cdiv" and len(node.args) == 2:
             return sy.Call("cdiv", tuple(self.expr(a, depth) for a in node.args))
-        if isinstance(node, ast.Call) and callee(node.func) in ("int", "abs") and len(node.args) == 1:
-            return self.expr(node.args[0], depth)
+        if isinstance(node, ast.Call) and callee(node.func) in _ROUNDS and len(node.args) == 1:
+            # `int(n / B)`, `math.floor(n / B)`: n // B; `math.ceil(n / B)`: cdiv(n, B); and
+            # `math.ceil(n // B)` still n // B, the floor taken before the ceiling sees it
+            inner = self.expr(node.args[0], depth)
+            if isinstance(inner, sy.Bin) and inner.op == "/":
+                name = callee(node.func)
+                return sy.Call("cdiv", (inner.left, inner.right)) if name == "ceil" \
+                    else sy.Bin("//", inner.left, inner.right) if name != "abs" else inner
+            return inner
         if isinstance(node, ast.Call) and callee(node.func) == "sum" and len(node.args) == 1 \
                 and isinstance(node.args[0], ast.GeneratorExp):
             return self.expr(node.args[0].elt, depth)  # sum(cdiv(m, BLOCK) for m in ms): a count per m

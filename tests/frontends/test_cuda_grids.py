@@ -332,3 +332,24 @@ def test_a_tail_the_host_launches_apart_is_no_floor_grid_defect() -> None:
     assert cuda(HOT_BLOCKS.replace("@TAIL@", tail)) == []
     src = HOT_BLOCKS.replace("    int hot = (size / 64) * 64;\n", "    int hot = size;\n").replace("@TAIL@", "")
     assert (line_of(src, "gather<<<"), "BC302") in cuda(src)
+
+
+CEILED = ADD + """\
+#include <cmath>
+void run(const float* a, float* c, int n) {
+    int threads = 1024;
+    int blocks = ceil(@QUOTIENT@);
+    add<<<blocks, threads>>>(a, c, n);
+}
+"""
+
+
+def test_ceil_of_an_integer_quotient_is_still_its_floor() -> None:
+    # the division of two ints truncates before ceil sees it: one block short whenever n % 1024 != 0
+    src = CEILED.replace("@QUOTIENT@", "n / threads")
+    assert cuda(src) == [(line_of(src, "int blocks"), "BC302")]
+
+
+def test_ceil_of_a_floating_quotient_rounds_up() -> None:
+    assert cuda(CEILED.replace("@QUOTIENT@", "(double)n / threads")) == []
+    assert cuda(CEILED.replace("@QUOTIENT@", "n / (float)threads")) == []

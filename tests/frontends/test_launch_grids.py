@@ -3,6 +3,8 @@ branches, argument packs; and the contracts that make them exact."""
 
 from __future__ import annotations
 
+import pytest
+
 from boundcheck.engine import check_source
 from boundcheck.model import Language
 from boundcheck.settings import Settings
@@ -260,3 +262,34 @@ def launch(x, y, NUM_SMS):
     floored = src.replace('triton.cdiv(M, META["BLOCK"])', 'M // META["BLOCK"]')
     assert triton(floored) == [(line_of(floored, "grid = lambda"), "BC302")]
     assert triton(src) == []
+
+
+ROUNDED = '''\
+import math
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def run(x):
+    y = torch.empty_like(x)
+    n = x.numel()
+    add[(GRID,)](x, y, n, BLOCK=1024)
+'''
+
+
+@pytest.mark.parametrize("grid", ["math.ceil(n // 1024)", "int(n / 1024)", "math.floor(n / 1024)"])
+def test_a_grid_rounded_after_the_division_floored_it_is_a_floor(grid: str) -> None:
+    src = ROUNDED.replace("GRID", grid)
+    assert triton(src) == [(line_of(src, "add[("), "BC302")]
+
+
+@pytest.mark.parametrize("grid", ["math.ceil(n / 1024)", "int(math.ceil(n / 1024))", "triton.cdiv(n, 1024)"])
+def test_a_ceiling_of_the_true_quotient_rounds_up(grid: str) -> None:
+    assert triton(ROUNDED.replace("GRID", grid)) == []
