@@ -1498,7 +1498,7 @@ class KernelAnalyser:
             self._note_offset_tiles(ptr.expr, parts)
         guards: list[Bound] = [p.intrinsic for p in parts if p.intrinsic is not None
                                and not (kind is not AccessKind.READ and _clamp(p.intrinsic))]
-        guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(buffer, p, span))]
+        guards += [b for p in parts if p.intrinsic is None and (b := self._allocated_in_tiles(buffer, p, span, ptr.expr))]
         guards += [b for p in parts if p.intrinsic is None and (b := head_in_row(
             ptr.expr, buffer, p, span, layouts, self.ctx.launch_grids.get(self.root, []), self.loop_of))]
         whole_last = tuple(b for p in parts if p.intrinsic is None and (b := whole_last_dimension(
@@ -1726,12 +1726,14 @@ class KernelAnalyser:
         (:meth:`ModuleContext.nonneg_buffer`); a helper's parameter names no launch argument."""
         return self.root == self.name and self.ctx.nonneg_buffer(self.root, buffer)
 
-    def _allocated_in_tiles(self, buffer: str, part: sy.DimPart, span: Span) -> Bound | None:
+    def _allocated_in_tiles(self, buffer: str, part: sy.DimPart, span: Span, index: sy.Expr) -> Bound | None:
         """At every launch the tensor given as ``buffer`` has a dimension of this lane whose size is a
         multiple of its tile: the lane's tiles are full (a scratch laid out in tiles). The dimension
         is the one whose stride the launch passes (``x.stride(3)``), of a shape allocated or asserted
         (``assert x.shape == (B, H, n, C, C)``); or, in a contiguous allocation
-        (``torch.empty((n, BLOCK_M, BLOCK_N))``), the one whose later sizes multiply to the stride."""
+        (``torch.empty((n, BLOCK_M, BLOCK_N))``), the one whose later sizes multiply to the stride,
+        where the index steps its other terms by rows of that allocation (``off_hb * seqlen`` over
+        rows padded to ``cdiv(seqlen, 128) * 128`` walks rows of the true length: no)."""
         launches = self.ctx.launch_layouts.get(self.root, [])
         tile = part.dim.tile
         if not launches or tile is None:
@@ -1742,7 +1744,9 @@ class KernelAnalyser:
             if named is not None and _multiple(named, size):
                 continue
             shape = allocated.get(buffer)
-            if shape is None or not _spans_dimension(shape, stride, size):
+            at = _spanned_dimension(shape, stride, size) if shape is not None else None
+            tensor = shapes.get(buffer, (None, values.get(buffer, buffer)))[1]
+            if at is None or not _rows_of(index, buffer, part, values, shape, at, size, stride, tensor):
                 return None
         return Bound(part.dim.source, part.dim.label, "<", f"{buffer} dimension", True, span,
                      wrap=True, axis=part.dim.axis)
@@ -2274,22 +2278,71 @@ def _multiple(size: str, tile: str) -> bool:
     return size == tile or product or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0)
 
 
-def _spans_dimension(shape: list[str], stride: list[str], tile: str) -> bool:
-    """Some dimension of a contiguous ``shape`` has ``stride`` (the product of the sizes after it)
-    and a size that is a multiple of ``tile``; sizes compare as integers where all are literals."""
-    def product(xs: list[str]) -> str:
-        xs = [x for x in xs if x != "1"]
-        if all(x.isdigit() for x in xs):
-            return str(math.prod(int(x) for x in xs))
-        return " * ".join(sorted(xs))
+def _product(xs: list[str]) -> str:
+    """Sizes multiplied, as :func:`_multiple` compares them: a number where all are literals."""
+    xs = [x for x in xs if x != "1"]
+    if all(x.isdigit() for x in xs):
+        return str(math.prod(int(x) for x in xs))
+    return " * ".join(sorted(xs))
 
-    want = product(stride)
+
+def _spanned_dimension(shape: list[str], stride: list[str], tile: str) -> int | None:
+    """The dimension of a contiguous ``shape`` that has ``stride`` (the product of the sizes after
+    it) and a size that is a multiple of ``tile``; sizes compare as integers where all are literals."""
+    want = _product(stride)
     for i, size in enumerate(shape):
-        if product(shape[i + 1:]) != want:
+        if _product(shape[i + 1:]) == want and _multiple(size, tile):
+            return i
+    return None
+
+
+def _rows_of(index: sy.Expr, buffer: str, part: sy.DimPart, values: dict[str, str], shape: list[str], at: int,
+             tile: str, stride: list[str], tensor: str) -> bool:
+    """Every term of ``index`` outside the lane and its tile offset that steps by a multiple of the
+    lane's ``stride`` (not an offset of an inner dimension, ``i_v * BV`` under ``arange(0, M) *
+    V``) steps by a multiple of ``row`` (the allocation's sizes from the lane's dimension inward)
+    or of a tile (a whole tile inside that dimension, ``C * K`` into rows of ``2 * C``), in host
+    values: a term stepping by another size (``off_hb * seqlen``) walks rows of another length
+    than the allocation's. The tensor's own stride of an outer dimension (``ws.stride(0)``, passed
+    as ``stride_b``; ``tensor``: the host name it is given as) is the product of the sizes after it."""
+    row = shape[at:]
+
+    def size_of(text: str) -> list[str]:
+        m = re.fullmatch(rf"{re.escape(tensor)}\.stride\((-?\d+)\)", text)
+        j = int(m.group(1)) % len(shape) if m else None
+        return shape[j + 1:] if j is not None and j < at else [text]
+
+    for t in sy.expand(index):
+        names = {s.name for f in t.factors for s in sy.syms(f)}
+        if any(sy.lanes(f) for f in t.factors) or names & part.offset_syms or names == {buffer} \
+                or not any(sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP} for f in t.factors):
+            continue  # the lane, its tile offset, the buffer, or no step of a program or loop index
+        sizes = [size for f in t.factors if not sy.kinds(f) & {sy.Kind.PROGRAM, sy.Kind.LOOP}
+                 for size in size_of(values.get(sy.render(f), sy.render(f)))]
+        coeff = abs(int(t.coeff)) if float(t.coeff).is_integer() else 0
+        if not sizes or not _sizes_multiple(sizes, coeff, stride):
             continue
-        if _multiple(size, tile):
-            return True
-    return False
+        if not _sizes_multiple(sizes, coeff, row) and not _sizes_multiple(sizes, coeff, [tile, *stride]):
+            return False
+    return True
+
+
+def _sizes_multiple(sizes: list[str], coeff: int, unit: list[str]) -> bool:
+    """``coeff`` times the product of ``sizes`` is a multiple of the product of ``unit``: every
+    factor of the unit is one of the sizes' (as written), the literals aside, which must divide."""
+    have = [f for s in sizes for f in sy.tile_factors(s)]
+    number = coeff
+    for f in [f for f in have if f.isdigit()]:
+        number *= int(f)
+    need = 1
+    for f in [f for u in unit for f in sy.tile_factors(u)]:
+        if f.isdigit():
+            need *= int(f)
+        elif f in have:
+            have.remove(f)
+        else:
+            return False
+    return number > 0 and need > 0 and number % need == 0
 
 
 def _start_floors(e: sy.Expr) -> list[sy.Expr]:

@@ -153,7 +153,8 @@ def test_rows_padded_to_a_multiple_of_the_tile_hold_whole_tiles() -> None:
 
 def test_padding_to_less_than_the_tile_or_a_row_of_the_true_length_is_still_partial() -> None:
     for pitch, rounding in (("seqlen_rounded", "math.ceil(seqlen / 64) * 64"),
-                            ("seqlen", "math.ceil(seqlen / 128) * 128")):
+                            ("seqlen", "math.ceil(seqlen / 128) * 128"),
+                            ("seqlen", "triton.cdiv(seqlen, BLOCK) * BLOCK")):
         src = ROUNDED.format(pitch=pitch, rounding=rounding)
         assert findings(src) == [(line_of(src, "tl.store(lse_ptr"), "BC102")], (pitch, rounding)
 
