@@ -12,16 +12,7 @@ import pytest
 from boundcheck.model import Language
 from tests.checking import findings, line_of
 
-LAUNCH = """\
-#include <stdexcept>
-#define ERROR_OUT(...) do { throw std::runtime_error("failed"); } while (false)
-#define CHECK(expr, ...) do { if (!(expr)) { ERROR_OUT(__VA_ARGS__); } } while (false)
-#define WARN_IF_NOT(expr) do { if (!(expr)) { warn(); } } while (false)
-#define LIB_CHECK(expr, ...) do { if (!(expr)) { lib::format_error(__VA_ARGS__); } } while (false)
-[[noreturn]] void fatal(const char* file, int line);
-#define ASSERT(x) if (!(x)) fatal(__FILE__, __LINE__)
-void warn();
-
+SCALE = """\
 __global__ void scale(float* y, const float* x) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     y[i] = 2.0f * x[i];
@@ -32,6 +23,18 @@ void launch(float* y, const float* x, int n) {
     scale<<<n / 256, 256>>>(y, x);
 }
 """
+
+LAUNCH = """\
+#include <stdexcept>
+#define ERROR_OUT(...) do { throw std::runtime_error("failed"); } while (false)
+#define CHECK(expr, ...) do { if (!(expr)) { ERROR_OUT(__VA_ARGS__); } } while (false)
+#define WARN_IF_NOT(expr) do { if (!(expr)) { warn(); } } while (false)
+#define LIB_CHECK(expr, ...) do { if (!(expr)) { lib::format_error(__VA_ARGS__); } } while (false)
+[[noreturn]] void fatal(const char* file, int line);
+#define ASSERT(x) if (!(x)) fatal(__FILE__, __LINE__)
+void warn();
+
+""" + SCALE
 
 
 @pytest.mark.parametrize("check", ['CHECK(n % 256 == 0, "n must be a multiple of 256")', "ASSERT(n % 256 == 0)",
@@ -70,16 +73,7 @@ UNDECLARED = """\
 void RuntimeCheck(bool ok, const char* why);
 void record(int n);
 
-__global__ void scale(float* y, const float* x) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    y[i] = 2.0f * x[i];
-}
-
-void launch(float* y, const float* x, int n) {
-    @CHECK@;
-    scale<<<n / 256, 256>>>(y, x);
-}
-"""
+""" + SCALE
 
 
 @pytest.mark.parametrize("check", ['STD_TORCH_CHECK(n % 256 == 0, "n must be a multiple of 256")',
