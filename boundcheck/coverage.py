@@ -231,8 +231,15 @@ def smallest_break(dim: Dim) -> str:
 
 
 def atom(text: str) -> str:
-    """``text`` as an operand: parenthesised unless it is a name, a number or a subscript."""
-    return text if re.fullmatch(r"[\w.\[\]]+", text) else f"({text})"
+    """``text`` as an operand: parenthesised unless it is a name, a number or a subscript; an
+    expression the analysis built from inlined values cut to its two ends (:func:`brief`)."""
+    return text if re.fullmatch(r"[\w.\[\]]+", text) else f"({brief(text)})"
+
+
+def brief(text: str, keep: int = 48) -> str:
+    """``text`` as its first and last ``keep`` characters where it is longer than a reader takes
+    in (an extent built from several loads the kernel makes): the line it is on holds the rest."""
+    return text if len(text) <= 2 * keep + 24 else f"{text[:keep].rstrip()} … {text[-keep:].lstrip()}"
 
 
 def floor_fix(div: FloorDiv, language: Language, cdiv: str) -> tuple[str, str]:

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Iterator
 from typing import ClassVar
 
+from boundcheck.coverage import brief
 from boundcheck.findings import Finding, Fix
 from boundcheck.model import Access, Kernel, Language, Module, Span
 
 _RULES: dict[str, type[Rule]] = {}
+_QUOTED = re.compile(r"`([^`]*)`")  # code quoted in a message (paired from the left)
+
+
+def _brief(m: re.Match[str]) -> str:
+    return f"`{brief(m.group(1))}`"
 
 
 class Rule:
@@ -48,8 +55,10 @@ class Rule:
         each call that makes the access wrong)."""
         calls = tuple((call, "reached through the helper call here") for call in access.calls) if access else ()
         return Finding(
-            # one line: code quoted from a multi-line condition keeps its words, not its layout
-            code=self.code, name=self.name, message=" ".join(message.split()), path=module.path, span=span,
+            # one line: code quoted from a multi-line condition keeps its words, not its layout;
+            # an expression the analysis built from inlined values is cut to its two ends
+            code=self.code, name=self.name, message=_QUOTED.sub(_brief, " ".join(message.split())), path=module.path,
+            span=span,
             kernel=kernel.name if kernel else None, fix=fix, related=related + calls,
         )
 

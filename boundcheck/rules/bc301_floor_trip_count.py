@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import atom, floor_contract, floor_fix
+from boundcheck.coverage import atom, brief, floor_contract, floor_fix
 from boundcheck.findings import Finding
 from boundcheck.model import Kernel, Module
 from boundcheck.registry import Rule
@@ -21,7 +21,7 @@ class FloorTripCount(Rule):
             yield self.finding(
                 module, loop.span,
                 f"the loop runs `{div.text}` times, which skips the last {atom(div.extent)} % {atom(div.tile)}"
-                f" elements (e.g. {div.extent} = {atom(div.tile)} + 1); use a ceiling ({ceiling})"
+                f" elements (e.g. {brief(div.extent)} = {atom(div.tile)} + 1); use a ceiling ({ceiling})"
                 f" with a masked tail, or assert {contract}",
                 kernel,
             )

@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import atom, floor_contract, floor_fix
+from boundcheck.coverage import atom, brief, floor_contract, floor_fix
 from boundcheck.findings import Finding
 from boundcheck.model import Module
 from boundcheck.registry import Rule
@@ -22,6 +22,6 @@ class FloorGrid(Rule):
                     module, div.span,
                     f"launching `{launch.kernel}` with `{div.text}` programs leaves the last"
                     f" {atom(div.extent)} % {atom(div.tile)} elements unprocessed"
-                    f" (e.g. {div.extent} = {atom(div.tile)} + 1); use {ceiling} and guard the tail,"
+                    f" (e.g. {brief(div.extent)} = {atom(div.tile)} + 1); use {ceiling} and guard the tail,"
                     f" or assert {contract}",
                 )
