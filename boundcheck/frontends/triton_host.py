@@ -714,7 +714,7 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         scopes = [sc for sc in scopes if sc[1] >= stmt.lineno]
         host.branch = [f for first_line, _, facts in scopes if first_line <= stmt.lineno for f in facts]
         if isinstance(stmt, ast.If):
-            merged = _merged_grids(stmt, host.env)
+            merged = _merged_grids(stmt, host.env) | _flag_of_branches(stmt)
             if merged:
                 branches.append((stmt.end_lineno or stmt.lineno, merged))
             scopes += _branch_scopes(host, stmt)
@@ -785,6 +785,21 @@ def _branch_scopes(host: _Host, stmt: ast.If) -> list[tuple[int, int, list[Divis
     if not found or not body:
         return []
     return [(body[0].lineno, body[-1].end_lineno or body[-1].lineno, [f for f, _ in found])]
+
+
+def _flag_of_branches(stmt: ast.If) -> dict[str, ast.expr]:
+    """``if K % B == 0: even = True`` / ``else: even = False``: past the ``if``, ``even`` is the
+    test (its negation where the branches set the other way round), as ``even = K % B == 0`` is."""
+    if len(stmt.body) != 1 or len(stmt.orelse) != 1:
+        return {}
+    then, other = stmt.body[0], stmt.orelse[0]
+    sides = [(a.targets[0].id, a.value.value) for a in (then, other)
+             if isinstance(a, ast.Assign) and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+             and isinstance(a.value, ast.Constant) and isinstance(a.value.value, bool)]
+    if len(sides) != 2 or sides[0][0] != sides[1][0] or sides[0][1] == sides[1][1]:
+        return {}
+    test = stmt.test if sides[0][1] else ast.copy_location(ast.UnaryOp(ast.Not(), stmt.test), stmt.test)
+    return {sides[0][0]: test}
 
 
 def _merged_grids(stmt: ast.If, env: dict[str, ast.expr]) -> dict[str, ast.expr]:

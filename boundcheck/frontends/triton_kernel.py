@@ -219,7 +219,10 @@ def _remainder_test(node: ast.expr) -> ast.expr:
 
 def flag_of(node: ast.FunctionDef | ast.expr, mapping: dict[str, str]) -> Flag | None:
     """The flag a function or expression computes: its ``== 0`` tests, else its ``!= 0`` ones
-    (a remainder returned as the flag among them)."""
+    (a remainder returned as the flag among them); a negated test holds them the other way."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):  # `not (K % B == 0)`: the other value
+        inner = flag_of(node.operand, mapping)
+        return Flag(inner.facts, not inner.when) if inner is not None else None
     if isinstance(node, ast.FunctionDef):
         returns = [r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
         if len(returns) == 1 and (test := _remainder_test(returns[0])) is not returns[0]:
