@@ -5,6 +5,7 @@ which functions are jit functions."""
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 
 from boundcheck.model import Span
@@ -15,6 +16,15 @@ class Source:
         self.lines = text.splitlines()
         self._encoded: dict[int, bytes] = {}
         self._text: dict[int, str] = {}
+        self.base = 0  # added to the lines of every span: a helper of another file read in place
+
+    def placed(self, base: int) -> Source:
+        """This text, read for its expressions, its spans moved past every line of the analysed
+        file by ``base`` (``triton_foreign.placed`` then puts them at the call that reached it):
+        positions keep their order while it is read, and no fix is offered in its text."""
+        out = copy.copy(self)  # the readings are shared
+        out.base = base
+        return out
 
     def _col(self, line: int, byte_col: int) -> int:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -24,8 +34,9 @@ class Source:
         return len(raw[:byte_col].decode("utf-8", errors="replace"))
 
     def span(self, node: ast.AST) -> Span:
-        """Where the node stands (a placed source answers elsewhere: ``triton_foreign``)."""
-        return self.position(node)
+        """Where the node stands, moved by ``base``."""
+        s = self.position(node)
+        return Span(s.line + self.base, s.col, s.end_line + self.base, s.end_col) if self.base else s
 
     def position(self, node: ast.AST) -> Span:
         """Where the node stands in this text."""
@@ -51,9 +62,9 @@ class Source:
         return self._text[key]
 
     def between(self, left: ast.AST, right: ast.AST, token: str) -> Span | None:
-        """Where ``token`` (an operator) stands between two nodes, on one line."""
+        """Where ``token`` (an operator) stands between two nodes, on one line (None in a placed text)."""
         a, b = self.position(left), self.position(right)
-        if a.end_line != b.line:
+        if a.end_line != b.line or self.base:
             return None
         segment = self.lines[a.end_line - 1][a.end_col:b.col]
         at = segment.find(token)

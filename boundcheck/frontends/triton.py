@@ -88,8 +88,7 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
             module.launches.extend(analyse_host(fn, context, jit_ids))
     module.launches.extend(analyse_host(tree, context, jit_ids))
     module.foreign_launches = exported(context, imported)
-    context.foreign = called_helpers(tree, path, jit)
-    module.inlined_helpers = {(h.path, h.fn.lineno) for h in context.foreign.values() if h.path != context.real_path}
+    context.foreign = called_helpers(tree, path, source)
     merge(context, launched or {})
     for name, per_launch in context.branch_contracts.items():  # a fact only some launches have is no contract
         shared = frozenset.intersection(*per_launch)
@@ -102,4 +101,5 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
             module.kernels.append(KernelAnalyser(context, fn).run())
         except RecursionError:
             module.errors.append((src.span(fn), f"kernel `{fn.name}` is too deeply nested to analyse"))
+    module.inlined_helpers = context.inlined
     return module

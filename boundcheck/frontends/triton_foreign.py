@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from dataclasses import dataclass, fields, is_dataclass, replace
 from functools import lru_cache
 from typing import TypeVar
@@ -17,46 +18,37 @@ from boundcheck.frontends.pysource import Source, decorator_names, jit_aliases, 
 from boundcheck.model import Span
 
 _MAX_HOPS = 6  # re-exports followed from a name to its definition
+_LIBRARIES = {"triton", "torch"}  # packages whose functions are no helper of the project
 _MAX_BYTES = 2_000_000  # a module larger than this is not read
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Helper:
-    """A jit function a call names: where it is defined and the jit functions beside it there."""
+    """A jit function a call names, and the file that defines it (real path)."""
 
-    path: str  # real path of the defining file
+    path: str
     fn: ast.FunctionDef
-    jit: dict[str, ast.FunctionDef]  # the module-level jit functions of that file, by name
-    source: Source
+
+    @property
+    def jit(self) -> dict[str, ast.FunctionDef]:
+        """The module-level jit functions beside it, which its own calls name."""
+        return jit_functions(self.path)
+
+    @property
+    def source(self) -> Source:
+        return _source(self.path)
 
 
-class PlacedSource(Source):
-    """Another file's text, read for its expressions. Its positions are its own lines moved past
-    every line of the analysed file by ``base`` (a multiple of :data:`FAR` that names the call
-    reaching it), so that they keep their order while the helper is read; :func:`placed` then
-    puts them at that call, where a finding on them is reported."""
-
-    def __init__(self, source: Source, base: int) -> None:  # the file's readings, shared
-        self.lines, self._encoded, self._text = source.lines, source._encoded, source._text
-        self.base = base
-
-    def span(self, node: ast.AST) -> Span:
-        s = self.position(node)
-        return Span(s.line + self.base, s.col, s.end_line + self.base, s.end_col)
-
-    def between(self, left: ast.AST, right: ast.AST, token: str) -> Span | None:
-        return None  # no fix is offered in another file's text
-
-
-FAR = 10_000_000  # past any line of a real file
+FAR = 10_000_000  # past any line of a real file: a placed helper's positions are its lines plus a multiple
 _FIX_SITES = ("op_span", "other_at")  # where a fix would edit: none in another file's text
 
 
 def placed(obj: T, calls: dict[int, Span]) -> T:
     """``obj`` (a model object, or a list, tuple, set or dict of them) with every position inside
-    a placed helper put at the call of the analysed file that reaches it (``calls``: the call of
-    each base, itself placed where it is in another helper); a fix site there is dropped."""
+    a placed helper (``Source.placed``) put at the call of the analysed file that reaches it
+    (``calls``: the call of each base, itself placed where it is in another helper); a fix site
+    there is dropped."""
     if isinstance(obj, Span):
         while obj.line >= FAR:
             obj = calls[obj.line // FAR]
@@ -93,77 +85,86 @@ def dotted(func: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
-def called_helpers(tree: ast.Module, path: str, jit: list[ast.FunctionDef]) -> dict[str, Helper]:
-    """The jit functions the file's jit functions call by a name no jit function of the file has,
-    resolved through its imports and classes, by the call's dotted text."""
-    local = {f.name for f in tree.body if isinstance(f, ast.FunctionDef)}
-    wanted = {text for fn in jit for n in ast.walk(fn) if isinstance(n, ast.Call)
-              and (text := dotted(n.func)) is not None and text.split(".")[0] not in ("tl", "triton", "libdevice")
-              and ("." in text or text not in local)}
-    if not wanted:
+def called_helpers(tree: ast.Module, path: str, source: str) -> dict[str, Helper]:
+    """The jit functions the file calls by a name it imports (not from triton or torch), or by a
+    class of its own, resolved through its imports and classes, by the call's dotted text. The
+    calls are found in the text (one scan; a call outside a kernel resolves to no jit function),
+    so a file that imports no helper of its project pays nothing more."""
+    imports = {name: imp for name, imp in _imported_names(tree).items()
+               if imp[0].split(".")[0] not in _LIBRARIES}
+    classes = {c.name for c in tree.body if isinstance(c, ast.ClassDef)}
+    if not imports and not classes:
         return {}
-    real = os.path.realpath(path)
-    bound = _bindings(tree, path)
+    heads = "|".join(map(re.escape, sorted(imports.keys() | classes)))
     out = {}
-    for text in sorted(wanted):
+    for text in sorted(set(re.findall(rf"(?<![\w.])((?:{heads})(?:\.\w+)*)\s*\(", source))):
         head, *rest = text.split(".")
-        found = None
-        if head in bound:
-            target, name = bound[head]
-            found = _lookup(target, [name, *rest] if name else rest, _MAX_HOPS)
-        elif rest:
-            found = _lookup(real, [head, *rest], 0)  # a class of the file itself: `Sum.forward`
+        if head in imports:
+            found = _through_import(path, imports[head], rest)
+        elif rest:  # a class of the file itself: `Sum.forward`
+            found = _defined(os.path.realpath(path), tree, [head, *rest]) or None
+        else:
+            continue
         if found is not None:
             out[text] = found
     return out
 
 
-def _bindings(tree: ast.Module, path: str) -> dict[str, tuple[str, str]]:
-    """Names the file imports, each as (the module file it is looked up in, the name there, or ""
-    where the name is the module itself): ``from pkg import language`` binds the package's
-    ``language`` module, ``from .ops import helper`` the name ``helper`` of ``ops``."""
-    out: dict[str, tuple[str, str]] = {}
+def _imported_names(tree: ast.Module) -> dict[str, tuple[str, int, str]]:
+    """The names the file binds by importing, each as (module, level, the name there; "" where the
+    name is the module itself, ``import pkg.ops as ops``), read from the text alone."""
+    out: dict[str, tuple[str, int, str]] = {}
     for s in nested_statements(tree.body):
         if isinstance(s, ast.ImportFrom) and (s.module or s.level):
-            for a in s.names:
-                if a.name == "*":
-                    continue
-                sub = module_file(path, f"{s.module or ''}.{a.name}".lstrip("."), s.level)
-                if sub is not None:
-                    out[a.asname or a.name] = (sub, "")
-                elif (target := module_file(path, s.module or "", s.level)) is not None:
-                    out[a.asname or a.name] = (target, a.name)
+            out.update({a.asname or a.name: (s.module or "", s.level, a.name) for a in s.names if a.name != "*"})
         elif isinstance(s, ast.Import):
-            for a in s.names:
-                if a.asname and (target := module_file(path, a.name, 0)) is not None:
-                    out[a.asname] = (target, "")
+            out.update({a.asname: (a.name, 0, "") for a in s.names if a.asname})
     return out
+
+
+def _through_import(path: str, imported: tuple[str, int, str], rest: list[str]) -> Helper | None:
+    """What ``name.rest…`` reaches where ``name`` was imported: ``from pkg import language`` binds
+    the package's ``language`` module, ``from .ops import helper`` the name ``helper`` of ``ops``."""
+    module, level, name = imported
+    if not name:
+        target = module_file(path, module, 0)
+        return _lookup(target, rest, _MAX_HOPS) if target is not None else None
+    sub = module_file(path, f"{module}.{name}".lstrip("."), level)
+    if sub is not None:
+        return _lookup(sub, rest, _MAX_HOPS)
+    target = module_file(path, module, level)
+    return _lookup(target, [name, *rest], _MAX_HOPS) if target is not None else None
+
+
+def _defined(path: str, tree: ast.Module, names: list[str]) -> Helper | None | bool:
+    """The jit function ``names`` is where ``tree`` defines its first name (a function, or a class
+    and its method); False where the module does not define that name."""
+    first, rest = names[0], names[1:]
+    aliases = jit_aliases(tree)
+    for s in tree.body:
+        if isinstance(s, ast.FunctionDef) and s.name == first:
+            return Helper(path, s) if not rest and decorator_names(s) & aliases else None
+        if isinstance(s, ast.ClassDef) and s.name == first:
+            method = next((m for m in s.body if isinstance(m, ast.FunctionDef) and rest and m.name == rest[0]), None)
+            ok = method is not None and len(rest) == 1 and decorator_names(method) & aliases
+            return Helper(path, method) if ok else None  # type: ignore[arg-type]
+    return False
 
 
 def _lookup(path: str, names: list[str], hops: int) -> Helper | None:
     """The jit function ``names`` reaches from module ``path``: a function, a class's method, a
     submodule of a package, or a name the module re-exports (``from .sum import *``)."""
-    module = read_module(path)
-    if module is None or not names:
+    tree = read_tree(path)
+    if tree is None or not names:
         return None
-    text, tree = module
+    found = _defined(path, tree, names)
+    if found is not False or hops <= 0:
+        return found or None
     first, rest = names[0], names[1:]
-    aliases = jit_aliases(tree)
-    for s in tree.body:
-        if isinstance(s, ast.FunctionDef) and s.name == first:
-            return _helper(path, s, text) if not rest and decorator_names(s) & aliases else None
-        if isinstance(s, ast.ClassDef) and s.name == first:
-            method = next((m for m in s.body if isinstance(m, ast.FunctionDef) and rest and m.name == rest[0]), None)
-            ok = method is not None and len(rest) == 1 and decorator_names(method) & aliases
-            return _helper(path, method, text) if ok else None  # type: ignore[arg-type]
-    if hops <= 0:
-        return None
     if os.path.basename(path) == "__init__.py":
         sub = module_file(path, first, 1)
-        if sub is not None and sub != path:
-            found = _lookup(sub, rest, hops - 1)
-            if found is not None:
-                return found
+        if sub is not None and sub != path and (found := _lookup(sub, rest, hops - 1)) is not None:
+            return found
     for s in tree.body:
         if not isinstance(s, ast.ImportFrom):
             continue
@@ -177,21 +178,23 @@ def _lookup(path: str, names: list[str], hops: int) -> Helper | None:
     return None
 
 
-def _helper(path: str, fn: ast.FunctionDef, text: str) -> Helper:
-    return Helper(path, fn, jit_functions(path), _source(path, text))
-
-
 @lru_cache(maxsize=64)
-def _source(path: str, text: str) -> Source:
+def _source(path: str) -> Source:
     """One reading of a file's text per process, shared by every call placed from it."""
-    return Source(text)
+    module = read_module(path)
+    return Source(module[0] if module is not None else "")
 
 
 def module_file(path: str, module: str, level: int) -> str | None:
     """The file of ``module`` as imported from ``path``: relative to the file's package for
     ``from .m import`` (``level`` dots), else under the nearest parent directory holding it."""
+    return _module_in(os.path.dirname(os.path.realpath(path)), module, level)
+
+
+@lru_cache(maxsize=1024)
+def _module_in(here: str, module: str, level: int) -> str | None:
+    """:func:`module_file` from the directory ``here``: asked once per directory and module."""
     parts = [p for p in module.split(".") if p]
-    here = os.path.dirname(os.path.realpath(path))
     if level:
         base = here
         for _ in range(level - 1):

@@ -19,7 +19,7 @@ from boundcheck.coverage import BRANCH_CONDITION, contract_for
 from boundcheck.frontends.pysource import Source, callee
 from boundcheck.frontends.triton_configs import config_values
 from boundcheck.frontends.triton_flags import FlagPath
-from boundcheck.frontends.triton_foreign import FAR, Helper, PlacedSource, dotted, placed
+from boundcheck.frontends.triton_foreign import FAR, Helper, dotted, placed
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_items import whole_item
 from boundcheck.frontends.triton_presence import NONE, Optional, argument_presence, presence, rewritten
@@ -120,8 +120,10 @@ class ModuleContext:
     written: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # kernel -> written_params
     # an `if` test (by node id) with its `p is not None` on helper parameters made flags (triton_presence)
     presence_tests: dict[int, ast.expr | None] = field(default_factory=dict)
-    # jit helpers the file's jit functions call through an import or a class, by the call's dotted text
+    # jit helpers the file calls through an import or a class, by the call's dotted text; and those
+    # of other files its kernels inlined, by (real path, line of the ``def``)
     foreign: dict[str, Helper] = field(default_factory=dict)
+    inlined: set[tuple[str, int]] = field(default_factory=set)
 
     @cached_property
     def real_path(self) -> str:
@@ -1316,11 +1318,12 @@ class KernelAnalyser:
         if found is None:
             return None
         helper = KernelAnalyser(self.ctx, found.fn, self.depth + 1)
-        helper.jit, helper.foreign, helper.calls_placed = found.jit, {}, self.calls_placed
-        if found.path != self.ctx.real_path:
+        helper.calls_placed = self.calls_placed
+        if found.path != self.ctx.real_path:  # (a class of this file keeps its names and positions)
+            self.ctx.inlined.add((found.path, found.fn.lineno))
             base = (len(self.calls_placed) + 1) * FAR
             self.calls_placed[base // FAR] = self.span(node)
-            helper.src = PlacedSource(found.source, base)
+            helper.src, helper.jit, helper.foreign = found.source.placed(base), found.jit, {}
         return helper
 
     def _expr(self, node: ast.expr) -> sy.Expr:
