@@ -2278,10 +2278,9 @@ def _strided_dimension(shape: list[str] | None, tensor: str | None, stride: list
 
 
 def _multiple(size: str, tile: str) -> bool:
-    """``size`` is ``tile``, a product with ``tile`` as a factor (``2 * C``), or both are literals
-    and the tile divides it."""
-    product = not any(op in size for op in "+-/%") and tile in sy.tile_factors(size)
-    return size == tile or product or (size.isdigit() and tile.isdigit() and int(tile) > 0 and int(size) % int(tile) == 0)
+    """``size`` is ``tile``, a product with ``tile`` among its factors (``2 * C``), or both are
+    literals and the tile divides it (:func:`_sizes_multiple`)."""
+    return _sizes_multiple([size], 1, [tile])
 
 
 def _product(xs: list[str]) -> str:
@@ -2335,13 +2334,12 @@ def _rows_of(index: sy.Expr, buffer: str, part: sy.DimPart, values: dict[str, st
 
 def _sizes_multiple(sizes: list[str], coeff: int, unit: list[str]) -> bool:
     """``coeff`` times the product of ``sizes`` is a multiple of the product of ``unit``: every
-    factor of the unit is one of the sizes' (as written), the literals aside, which must divide."""
-    have = [f for s in sizes for f in sy.tile_factors(s)]
-    number = coeff
-    for f in [f for f in have if f.isdigit()]:
-        number *= int(f)
+    factor of the unit is one of the sizes' (as written, :func:`_factors`), the literals aside,
+    whose product must divide the sizes' literals'."""
+    have = [f for s in sizes for f in _factors(s)]
+    number = coeff * math.prod(int(f) for f in have if f.isdigit())
     need = 1
-    for f in [f for u in unit for f in sy.tile_factors(u)]:
+    for f in (f for u in unit for f in _factors(u)):
         if f.isdigit():
             need *= int(f)
         elif f in have:
@@ -2349,6 +2347,46 @@ def _sizes_multiple(sizes: list[str], coeff: int, unit: list[str]) -> bool:
         else:
             return False
     return number > 0 and need > 0 and number % need == 0
+
+
+def _factors(text: str) -> list[str]:
+    """The factors a rendered size multiplies, split at its top level (``(a * b + c) * C`` has two);
+    a parenthesised product is opened (``(H * D)`` is H and D). A text that adds, subtracts,
+    divides or takes a remainder at its top level is one factor (``a * b / c`` is no multiple of a)."""
+    if _not_a_product(text):
+        return [text.strip()]
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        if ch == "*" and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    factors = []
+    for f in (f.strip() for f in out):
+        opened = f.startswith("(") and f.endswith(")") and _closes_at_end(f)
+        factors += _factors(f[1:-1]) if opened else [f]
+    return factors
+
+
+def _closes_at_end(text: str) -> bool:
+    """The opening parenthesis of ``text`` is closed by its last character."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "(" and 1 or ch == ")" and -1 or 0
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
+def _not_a_product(text: str) -> bool:
+    """``text`` adds, subtracts, divides or takes a remainder at its top level."""
+    depth = 0
+    for ch in text:
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        if depth == 0 and ch in "+-/%":
+            return True
+    return False
 
 
 def _start_floors(e: sy.Expr) -> list[sy.Expr]:
