@@ -143,7 +143,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values, conv.values)
         _fixed_rows(fn, kernel, builder, hls)
-    for name, defined in kernels.items():  # launched from no file of the run: a warp's lane still has its reach
+    for name, defined in kernels.items():  # the kernels no launch was handed to
         for which, (fn, kernel) in enumerate(defined):
             if (name, which) not in by_kernel:
                 _fixed_rows(fn, kernel, builders[name][which], [])
@@ -188,18 +188,18 @@ def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[
     """Drop the thread dimension of accesses that stay inside a row of compile-time length under
     every launch's compile-time block size, or, for a warp's lane, under any (:mod:`cuda_fixed_rows`);
     template parameters take the literal each launch gives."""
-    recs, loops, values = builder.recs, builder.loop_ranges, builder.conv.values
+    recs, loops, values = builder.recs, builder.loop_ranges_at, builder.conv.values
     tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
     inside: set | None = None
     for hl in hls:
         block = hl.block_x_value if hl.block_x_value is not None else values.get(hl.block)
         given = {p: int(v) for p, v in zip(tparams, hl.template_args) if v.isdigit()}
         found = rows_inside(recs, block if block is not None and block > 0 else None, loops, {**values, **given},
-                            builder.loop_ranges_at, bool(set(hl.ceil_axes) & {1, 2}))
+                            bool(set(hl.ceil_axes) & {1, 2}))
         inside = found if inside is None else inside & found
-    if not hls:  # launched elsewhere: a warp's lane still has its reach
-        inside = rows_inside(recs, None, loops, values, builder.loop_ranges_at)
-    drop_thread_dims(model, inside or set())
+    if inside is None:  # launched from no file of the run: a warp's lane still has its reach
+        inside = rows_inside(recs, None, loops, values)
+    drop_thread_dims(model, inside)
 
 
 def _entry_device_functions(fns: list[ci.Cursor], parsed: Parsed) -> list[ci.Cursor]:

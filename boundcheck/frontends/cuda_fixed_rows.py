@@ -25,20 +25,20 @@ _LANE = "threadIdx.x"
 _WARP_LANE = "threadIdx.x % 32"  # a warp's lane (``tid & 31``, ``tid % 32``): 0 to 31 in any block
 
 
-def rows_inside(recs: Sequence[Any], block: int | None, loops: dict[str, tuple[int, Expr, str]],
-                values: dict[str, int | None], loops_at: dict[tuple[str, Any], tuple[int, Expr, str]] | None = None,
-                tiled_across: bool = False) -> set[tuple[Any, str, Any]]:
+def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str, Any], tuple[int, Expr, str]],
+                values: dict[str, int | None], tiled_across: bool = False) -> set[tuple[Any, str, Any]]:
     """The global records (``cuda_kernel.Rec``) whose lanes stay inside a row of compile-time
     length under a launch of ``block`` threads along x (None where no launch gives it: then only
     a warp's lane, ``threadIdx.x % 32``, has a known reach), by (span, buffer, kind). ``loops_at``:
-    the counted loops by counter and header, so that a record reads the loops it is made in
-    where a counter's name is reused. ``tiled_across``: the launch rounds its y or z grid up from a
-    runtime count, so a block index along it walks tiles, not rows."""
+    the counted loops by counter and header (``KernelBuilder.loop_ranges_at``): a record reads the
+    loops it is made in where a counter's name is reused. ``tiled_across``: the launch rounds its y
+    or z grid up from a runtime count, so a block index along it walks tiles, not rows."""
     out = set()
     known = {**values, "blockDim.x": block}
+    by_name = {name: rng for (name, _), rng in loops_at.items()}
     for r in recs:
         walked = {w.loop for w in r.within}
-        mine = {**loops, **{name: rng for (name, header), rng in (loops_at or {}).items() if header in walked}}
+        mine = {**by_name, **{name: rng for (name, header), rng in loops_at.items() if header in walked}}
         names = {n for n, _ in lanes(r.index)}
         # a y or z block index is a row only where nothing bounds the lanes by a runtime extent: a
         # guard `blockIdx.y * 512 + threadIdx.x * 4 < n` says the kernel tiles n along y

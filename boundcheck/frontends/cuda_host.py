@@ -211,11 +211,9 @@ class _Walk:
                     scope.env[c.spelling] = value
                     self.facts += rounded_up(c.spelling, value)
         elif (check := check_call(conv, c)) is not None:
+            self._holds_after(c, checked_facts(conv, *check, scope))
             name, args = check
-            if name.endswith("_EQ") and len(args) == 2:  # `TVM_FFI_ICHECK_EQ(n % 8, 0)`
-                self._holds_after(c, equality_facts(conv, args[0], args[1], scope, "host assert"))
-            elif args:
-                self._holds_after(c, divisibility(conv, args[0], scope, "host assert"))
+            if args and not _equality_check(name, args):
                 self._sizes_after(c, size_facts(conv, args[0], scope))
                 self._values_after(c, host_values(conv, args[0], scope))
         elif c.kind == K.STATIC_ASSERT:  # `static_assert(BN % 4 == 0)`: BN is a multiple of 4
@@ -740,6 +738,18 @@ def check_call(conv: Converter, c: ci.Cursor) -> tuple[str, list[ci.Cursor]] | N
     return (name, kids[1:]) if _CHECK_NAME.fullmatch(name) else None
 
 
+def checked_facts(conv: Converter, name: str, args: list[ci.Cursor], scope: Scope) -> list[Divisibility]:
+    """What a check (:func:`check_call`) holds: its condition's ``n % B == 0``, or for an ``_EQ``
+    form (``TVM_FFI_ICHECK_EQ(n % 8, 0)``) its two operands' equality."""
+    if _equality_check(name, args):
+        return equality_facts(conv, args[0], args[1], scope, "host assert")
+    return divisibility(conv, args[0], scope, "host assert") if args else []
+
+
+def _equality_check(name: str, args: list[ci.Cursor]) -> bool:
+    return name.endswith("_EQ") and len(args) == 2
+
+
 def _check_macro(conv: Converter, c: ci.Cursor) -> bool:
     """The ``if`` is the expansion of a project's checking macro (``NVTE_CHECK(n % 4 == 0, "…")``,
     ``XX_ASSERT(…)``): its error branch leaves even where libclang dropped it (a message helper
@@ -943,10 +953,8 @@ class _CallWalk:
         else:
             self.calls(s, facts, aliases)
             for k in preorder(s):
-                if (check := check_call(self.conv, k)) is not None and check[1]:
-                    name, args = check
-                    facts += equality_facts(self.conv, args[0], args[1], self.scope, "host assert") \
-                        if name.endswith("_EQ") and len(args) == 2 else divisibility(self.conv, args[0], self.scope, "host assert")
+                if (check := check_call(self.conv, k)) is not None:
+                    facts += checked_facts(self.conv, *check, self.scope)
                 target, value = self.written(k)
                 self.forget(target, facts, aliases)
                 if target and value is not None:

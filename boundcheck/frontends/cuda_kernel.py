@@ -244,10 +244,9 @@ class KernelBuilder:
         self.loops: dict[str, Loop] = {}
         self.carried_in: list[tuple[str, int]] = []  # (name, position in kernel.loops) a loop advances
         self.counts_up: dict[str, bool] = {}  # loop counter → every loop of that name counts up from 0
-        # loop counter -> (its multiple k in the loop's index, the stop of k * counter, "<" or "<="),
-        # for counters from a constant start by a constant step (cuda_fixed_rows reads them)
-        self.loop_ranges: dict[str, tuple[int, Expr, str]] = {}
-        # the same, by counter and loop header: a name reused by several loops has each one's range
+        # (loop counter, loop header) -> (its multiple k in the loop's index, the stop of k *
+        # counter, "<" or "<="), for counters from a constant start by a constant step
+        # (cuda_fixed_rows reads them): a name reused by several loops has each one's range
         self.loop_ranges_at: dict[tuple[str, Span], tuple[int, Expr, str]] = {}
         self.logs: list[dict[str, tuple[str, object]]] = [{}]
         self.write_target: ci.Cursor | None = None
@@ -274,6 +273,11 @@ class KernelBuilder:
         self.ceiling_accesses: list[Access] | None = None
 
     # --- entry --------------------------------------------------------------------------------
+    @property
+    def loop_ranges(self) -> dict[str, tuple[int, Expr, str]]:
+        """The counted loops by counter alone (the last loop of a reused name)."""
+        return {name: rng for (name, _), rng in self.loop_ranges_at.items()}
+
     def build(self) -> Kernel:
         scope = self.state.scope
         for p in params(self.fn):
@@ -1162,7 +1166,7 @@ class KernelBuilder:
             k = int(step_of_var.value) if start == Num(0) else 1
             for a in atoms:
                 if a.op in ("<", "<=") and a.left == st.scope.env.get(var) == _times(Sym(var, Kind.LOOP), Num(k)):
-                    self.loop_ranges[var] = self.loop_ranges_at[(var, header)] = (k, a.right, a.op)
+                    self.loop_ranges_at[(var, header)] = (k, a.right, a.op)
         loop = Loop(header, var, trip, full_tiles=trip is not None or exact, end_line=last(body).line, walks=walks,
                     fixed=fixed,
                     walks_tail=any(_past_extent(a) for a in atoms))
