@@ -88,7 +88,7 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
             module.launches.extend(analyse_host(fn, context, jit_ids))
     module.launches.extend(analyse_host(tree, context, jit_ids))
     module.foreign_launches = exported(context, imported)
-    context.foreign = called_helpers(tree, path, source)
+    context.foreign = called_helpers(tree, path, src.lines, jit)
     merge(context, launched or {})
     for name, per_launch in context.branch_contracts.items():  # a fact only some launches have is no contract
         shared = frozenset.intersection(*per_launch)

@@ -85,19 +85,20 @@ def dotted(func: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
-def called_helpers(tree: ast.Module, path: str, source: str) -> dict[str, Helper]:
-    """The jit functions the file calls by a name it imports (not from triton or torch), or by a
-    class of its own, resolved through its imports and classes, by the call's dotted text. The
-    calls are found in the text (one scan; a call outside a kernel resolves to no jit function),
-    so a file that imports no helper of its project pays nothing more."""
+def called_helpers(tree: ast.Module, path: str, lines: list[str], jit: list[ast.FunctionDef]) -> dict[str, Helper]:
+    """The jit functions the file's jit functions (``jit``, of the file's ``lines``) call by a name
+    it imports (not from triton or torch), or by a class of its own, resolved through its imports
+    and classes, by the call's dotted text. The calls are found in the jit functions' text (one
+    scan), so a file that imports no helper of its project pays nothing more."""
     imports = {name: imp for name, imp in _imported_names(tree).items()
                if imp[0].split(".")[0] not in _LIBRARIES}
     classes = {c.name for c in tree.body if isinstance(c, ast.ClassDef)}
     if not imports and not classes:
         return {}
     heads = "|".join(map(re.escape, sorted(imports.keys() | classes)))
+    kernels = "\n".join("\n".join(lines[f.lineno - 1:f.end_lineno]) for f in jit)
     out = {}
-    for text in sorted(set(re.findall(rf"(?<![\w.])((?:{heads})(?:\.\w+)*)\s*\(", source))):
+    for text in sorted(set(re.findall(rf"(?<![\w.])((?:{heads})(?:\.\w+)*)\s*\(", kernels))):
         head, *rest = text.split(".")
         if head in imports:
             found = _through_import(path, imports[head], rest)
