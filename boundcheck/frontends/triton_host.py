@@ -42,6 +42,7 @@ class _Host:
     equalities: list[Divisibility] = field(default_factory=list)  # facts asserted as a == b
     branch: list[Divisibility] = field(default_factory=list)  # facts of the `if` tests around this statement
     sizes: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (tensor, dim) it reads the size of
+    last: dict[str, str] = field(default_factory=dict)  # name -> the tensor whose last dimension a whole unpack gave it
     written: dict[str, bool] = field(default_factory=dict)  # name -> no host code here writes it
     declared: dict[str, list[str]] = field(default_factory=dict)  # name -> the shape an assert gives it
     # tests moved out of check functions, kept alive: Source caches a node's text by its id
@@ -389,15 +390,20 @@ class _Host:
         """``B, T, H, M = *k.shape, s.shape[-1]`` / ``M = s.size(-1)``: names that hold a tensor's
         dimension, with the tensor as rendered here (a later reassignment renders differently)."""
         for t in stmt.targets:
+            for name in ast.walk(t):
+                if isinstance(name, ast.Name):
+                    self.last.pop(name.id, None)
             if isinstance(t, ast.Name):
                 self.sizes.pop(t.id, None)
                 if (size := self._dimension(stmt.value)) is not None:
                     self.sizes[t.id] = size
             elif isinstance(t, (ast.Tuple, ast.List)) and isinstance(stmt.value, ast.Attribute) \
                     and stmt.value.attr == "shape" and not any(isinstance(n, ast.Starred) for n in t.elts):
-                for i, name in enumerate(t.elts):  # `B, C, H, W = x.shape`
+                for i, name in enumerate(t.elts):  # `B, C, H, W = x.shape`: W is also `x.shape[-1]`
                     if isinstance(name, ast.Name):
                         self.sizes[name.id] = (self.render(stmt.value.value), i)
+                        if i == len(t.elts) - 1:
+                            self.last[name.id] = self.render(stmt.value.value)
             elif isinstance(t, (ast.Tuple, ast.List)) and isinstance(stmt.value, (ast.Tuple, ast.List)):
                 values = stmt.value.elts
                 star = next((i for i, v in enumerate(values) if isinstance(v, ast.Starred)), None)
@@ -434,6 +440,8 @@ class _Host:
 
     def _size_of(self, value: ast.expr) -> tuple[str, int] | None:
         """The tensor dimension a launch argument is, where the host read it from a shape."""
+        if isinstance(value, ast.Name) and value.id in self.last:
+            return self.last[value.id], -1
         if isinstance(value, ast.Name) and value.id in self.sizes:
             return self.sizes[value.id]
         return self._dimension(self.resolve(value))

@@ -78,3 +78,70 @@ def test_a_head_of_a_fused_row_is_read_whole_whatever_the_row_holds_after_it() -
     # row asserted as no multiple of the head size holds them
     src = FUSED_QKV.replace("triton.cdiv(q_size, BLOCK_D)", "qh").replace("CHECK", "assert qkv.shape[-1] == q_size + 2 * kvh")
     assert findings(src) == []
+
+
+# vllm flint's RMSNorm: one program per row of x, the tile x's last dimension; the residual and
+# the output are read and written as rows of that length too
+_ROWS_OF_AN_OPERAND = _HEAD + textwrap.dedent('''\
+    @triton.jit
+    def k(x_ptr, res_ptr, out_ptr, x_stride, H: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        offs = tl.arange(0, H)
+        s = tl.load(x_ptr + row * x_stride + offs) + tl.load(res_ptr + row * H + offs)
+        tl.store(out_ptr + row * H + offs, s)
+
+
+    def launch(x, residual, out, other):
+        SIZES
+        k[GRID](x, residual, out, x.stride(0), H=h)
+    ''')
+
+
+def _rows_of_an_operand(sizes: str = "m, h = x.shape", grid: str = "(m,)") -> str:
+    return _ROWS_OF_AN_OPERAND.replace("SIZES", sizes).replace("GRID", grid)
+
+
+def test_rows_as_long_as_an_operands_last_dimension_are_whole_in_every_operand() -> None:
+    for sizes in ("m, h = x.shape", "m = x.shape[0]; h = x.shape[-1]", "m, h = *x.shape,"):
+        assert findings(_rows_of_an_operand(sizes)) == [], sizes
+
+
+def test_a_middle_dimension_or_one_of_a_tensor_the_kernel_never_sees_is_still_reported() -> None:
+    for sizes in ("m, h, w = x.shape", "m, h = other.shape"):
+        src = _rows_of_an_operand(sizes)
+        assert findings(src) == [(line_of(src, "s = tl.load("), "BC101"), (line_of(src, "tl.store("), "BC102")], sizes
+
+
+def test_rows_of_an_operands_last_dimension_under_a_ceiling_grid_are_still_reported() -> None:
+    src = _rows_of_an_operand(grid="(triton.cdiv(m * h, h),)")
+    assert findings(src) == [(line_of(src, "s = tl.load("), "BC101"), (line_of(src, "tl.store("), "BC102")]
+
+
+# vllm inkling's qkv preparation: one program per (token, head), the head taken modulo the head
+# count the host passes, read whole inside a token's row of runtime stride
+_HEADS_MODULO = _HEAD + textwrap.dedent('''\
+    @triton.jit
+    def k(x_ptr, o_ptr, stride_t, NH: tl.constexpr, HEAD_DIM: tl.constexpr):
+        block = tl.program_id(0)
+        dims = tl.arange(0, HEAD_DIM)
+        token = block // NH
+        head = block % NH
+        x = tl.load(x_ptr + token * stride_t + head * HEAD_DIM + dims)
+        tl.store(o_ptr + token * stride_t + head * HEAD_DIM + dims, x)
+
+
+    def launch(x, out, num_heads, head_dim):
+        k[(x.shape[0] * num_heads,)](x, out, x.stride(0), NH=COUNT, HEAD_DIM=SIZE)
+    ''')
+
+
+def test_a_head_taken_modulo_the_host_head_count_is_one_whole_item() -> None:
+    src = _HEADS_MODULO.replace("COUNT", "num_heads").replace("SIZE", "head_dim")
+    assert findings(src) == []
+
+
+def test_a_head_modulo_a_ceiling_or_a_rounded_head_size_is_still_reported() -> None:
+    for count, size in (("triton.cdiv(x.shape[1], head_dim)", "head_dim"), ("x.shape[1] // head_dim", "head_dim"),
+                        ("num_heads", "triton.next_power_of_2(head_dim)"), ("num_heads", "64")):
+        src = _HEADS_MODULO.replace("COUNT", count).replace("SIZE", size)
+        assert findings(src) == [(line_of(src, "x = tl.load("), "BC101"), (line_of(src, "tl.store("), "BC102")], count
