@@ -6,7 +6,10 @@ elements: the lanes reach ``31 + 96 = 127``. Nothing in the index can pass the r
 index is no tiled dimension there. It holds only where everything is a number: the block size at
 every launch, the loop bounds, the pitch (a macro, a constant, or a template parameter every launch
 gives as a literal) and a row index that is a remainder (``x % H``: a count of rows, not a tile
-walk over a runtime extent, which ``blockIdx.x * 128`` would be).
+walk over a runtime extent, which ``blockIdx.x * 128`` would be). A thread's channel may be a
+remainder or a low-bits mask of the thread index (``tid % kDim``, ``tid & (kDim - 1)``: at most
+kDim - 1 whatever the block), and a constant offset of whole rows (``2 * kHeads * kDim``, the v
+section of a fused q/k/v row) moves the row, not the lanes inside it.
 
 The block's own scratch is the other row a block never leaves: a block-wide device helper that
 threads exchange values through (:func:`block_scratch`).
@@ -14,6 +17,7 @@ threads exchange values through (:func:`block_scratch`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -23,6 +27,7 @@ from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, kinds, lanes,
 
 _LANE = "threadIdx.x"
 _WARP_LANE = "threadIdx.x % 32"  # a warp's lane (``tid & 31``, ``tid % 32``): 0 to 31 in any block
+_REMAINDER_LANE = re.compile(r"threadIdx\.x % (\w+)")  # ``tid % kDim``: 0 to kDim - 1
 
 
 def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str, Any], tuple[int, Expr, str]],
@@ -43,7 +48,7 @@ def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str
         # a y or z block index is a row only where nothing bounds the lanes by a runtime extent: a
         # guard `blockIdx.y * 512 + threadIdx.x * 4 < n` says the kernel tiles n along y
         rows_across = not tiled_across and not any(g.boundary for g in r.guards)
-        if r.space is Space.GLOBAL and names and names <= {_LANE, _WARP_LANE} \
+        if r.space is Space.GLOBAL and names and all(n == _LANE or _remainder_size(n, known) for n in names) \
                 and _inside_row(r.index, r.width, block, mine, known, rows_across):
             out.add((r.span, r.buffer, r.kind))
     return out
@@ -81,7 +86,7 @@ def _inside_row(index: Expr, width: int, block: int | None, loops: dict[str, tup
     a row is the pitch of a remainder (``(x % H) * 128``) and every other term steps whole rows
     (a multiple of the pitch) or a runtime stride (``b * stride``, a parameter: the tensor's layout;
     also a loop's ``t * C`` walking tokens of C elements)."""
-    reach, pitches, steps = 0, [], []
+    reach, pitches, steps, offsets = 0, [], [], []
     for t in expand(index):
         if not any(lanes(f) for f in t.factors) and any(kinds(f) & {Kind.LOOP} for f in t.factors) \
                 and any(kinds(f) & {Kind.EXTENT} for f in t.factors):
@@ -98,7 +103,7 @@ def _inside_row(index: Expr, width: int, block: int | None, loops: dict[str, tup
         for v in values:
             scale *= 1 if v is None else v
         if not unknown and scale >= 0:
-            reach += scale  # `lane + head_size / 2`: an offset inside the row
+            offsets.append(scale)  # `lane + head_size / 2`: an offset inside the row, or whole rows
         elif len(unknown) == 1 and scale > 0 and (isinstance(unknown[0], Bin) and unknown[0].op == "%"
                                                   or rows_across and _across_grid(unknown[0])):
             pitches.append(scale)
@@ -107,6 +112,7 @@ def _inside_row(index: Expr, width: int, block: int | None, loops: dict[str, tup
     if not pitches:
         return False
     row = min(pitches)
+    reach += sum(c for c in offsets if not (float(c).is_integer() and int(c) % row == 0))
     return reach + width <= row and all(float(s).is_integer() and int(s) % row == 0 for s in steps)
 
 
@@ -116,6 +122,15 @@ def _across_grid(e: Expr) -> bool:
     ``blockIdx.x``)."""
     names = {s.name for s in syms(e) if s.kind is not Kind.CONST}
     return bool(names) and names <= {"blockIdx.y", "blockIdx.z"} and not isinstance(e, Num)
+
+
+def _remainder_size(name: str, known: dict[str, int | None]) -> int | None:
+    """C of a thread index remainder lane ``threadIdx.x % C``, where C is a known number."""
+    m = _REMAINDER_LANE.fullmatch(name)
+    if m is None:
+        return None
+    size = int(m[1]) if m[1].isdigit() else known.get(m[1])
+    return size if size is not None and size > 0 else None
 
 
 def _product(factors: Sequence[Expr]) -> Expr:
@@ -153,8 +168,8 @@ def _top(e: Expr, block: int | None, loops: dict[str, tuple[int, Expr, str]], kn
     non-negative), or None where some part is not a known number."""
     if isinstance(e, Sym) and e.name == _LANE:
         return block - 1 if block else None
-    if isinstance(e, Sym) and e.name == _WARP_LANE:
-        return 31
+    if isinstance(e, Sym) and (size := _remainder_size(e.name, known)):
+        return size - 1 if not block else min(size, block) - 1
     if isinstance(e, Sym) and e.kind is Kind.LOOP and e.name in loops:
         k, stop, op = loops[e.name]
         last = _value(stop, known)
@@ -172,5 +187,8 @@ def _top(e: Expr, block: int | None, loops: dict[str, tuple[int, Expr, str]], kn
         if a is None or b is None or b <= 0:
             return None
         return a // b if e.op == "/" else min(a, b - 1)
+    if isinstance(e, Bin) and e.op == "&":  # `tid & (kDim - 1)`: no more than the mask
+        b = _value(e.right, known)
+        return b if b is not None and b >= 0 and not lanes(e.right) else None
     value = _value(e, known)
     return value if value is not None and value >= 0 else None

@@ -156,3 +156,42 @@ def test_without_the_assert_the_else_arm_block_is_unknown() -> None:
 def test_an_assert_that_allows_a_block_larger_than_the_head_is_reported() -> None:
     src = HEAD_PER_BLOCK.replace("@CHECK@", "assert(C / H == HEAD || C / H == HEAD * 4);")
     assert (line_of(src, "kk[tid] = k[t];"), "BC101") in findings(src, Language.CUDA)
+
+
+# sglang's KDA decode: 256 threads per (batch, head), each channel `tid & (kDim - 1)` of a head of
+# kDim, the head a remainder, inside a fused q/k/v row whose sections start at whole heads
+MASKED_CHANNEL = '''\
+constexpr int kHeads = 12;
+constexpr int kDim = 128;
+constexpr int kThreads = 256;
+
+__global__ void conv(const float* x, long long x_stride, float* out) {
+    const int tid = threadIdx.x;
+    const int batch = blockIdx.x / kHeads;
+    const int head = blockIdx.x % kHeads;
+    const int c = @CHANNEL@;
+    const int ch_v = @SECTION@ + head * kDim + c;
+    out[batch * x_stride + ch_v] = x[batch * x_stride + ch_v];
+}
+
+void launch(const float* x, float* out, int batch, long long stride) {
+    conv<<<dim3(batch * kHeads), dim3(kThreads)>>>(x, stride, out);
+}
+'''
+
+
+def _masked(channel: str = "tid & (kDim - 1)", section: str = "2 * kHeads * kDim") -> tuple[str, list[tuple[int, str]]]:
+    src = MASKED_CHANNEL.replace("@CHANNEL@", channel).replace("@SECTION@", section)
+    return src, findings(src, Language.CUDA)
+
+
+@pytest.mark.parametrize("channel", ["tid & (kDim - 1)", "tid & 127", "tid % kDim", "tid % 128"])
+def test_a_channel_masked_to_the_head_stays_in_its_head(channel: str) -> None:
+    assert _masked(channel)[1] == []
+
+
+@pytest.mark.parametrize("variant", [{"channel": "tid & 255"}, {"channel": "tid"}, {"section": "64"}])
+def test_a_channel_past_the_head_or_a_section_inside_a_head_is_reported(variant: dict[str, str]) -> None:
+    src, found = _masked(**variant)
+    line = line_of(src, "out[batch * x_stride + ch_v] =")
+    assert sorted(found) == [(line, "BC101"), (line, "BC102")], variant
