@@ -170,22 +170,34 @@ class _Host:
                     out.append(moved)
         return out
 
-    def kernel_of(self, node: ast.expr, depth: int = 0) -> str | None:
-        """The jit function a launch's callee names: directly, through a local alias, its
-        ``.fn`` (the function under autotune), or either branch of ``k.fn if c else k``."""
+    def kernel_of(self, node: ast.expr) -> str | None:
+        """The one jit function a launch's callee names (:meth:`kernels_of`), else None."""
+        names = self.kernels_of(node)
+        return names[0] if len(names) == 1 else None
+
+    def kernels_of(self, node: ast.expr, depth: int = 0) -> list[str]:
+        """The jit functions a launch's callee may name: directly, through a local alias, its
+        ``.fn`` (the function under autotune), either branch of ``k.fn if c else k`` or of an
+        ``if`` that sets the alias in both arms, or what a selector function of the module returns
+        (``kernel = select_kernel(M, N, config)``, every ``return`` a kernel); empty where any
+        choice is no kernel of the file."""
         if depth > _MAX_DEPTH:
-            return None
+            return []
         if isinstance(node, ast.Name) and node.id not in self.ctx.jit and node.id in self.env:
-            return self.kernel_of(self.env[node.id], depth + 1)
+            return self.kernels_of(self.env[node.id], depth + 1)
         if isinstance(node, ast.Attribute) and node.attr == "fn":
-            return self.kernel_of(node.value, depth + 1)
+            return self.kernels_of(node.value, depth + 1)
         if isinstance(node, ast.IfExp):
-            names = {self.kernel_of(node.body, depth + 1), self.kernel_of(node.orelse, depth + 1)}
-            return names.pop() if len(names) == 1 else None
+            body, orelse = self.kernels_of(node.body, depth + 1), self.kernels_of(node.orelse, depth + 1)
+            return list(dict.fromkeys(body + orelse)) if body and orelse else []
         if isinstance(node, ast.Call) and callee(node.func) in _WRAPPERS and len(node.args) == 1:
-            return self.kernel_of(node.args[0], depth + 1)  # torch.library's wrap_triton(kernel)[grid]
+            return self.kernels_of(node.args[0], depth + 1)  # torch.library's wrap_triton(kernel)[grid]
         name = callee(node)
-        return name if name in self.ctx.jit else None
+        if name in self.ctx.jit:
+            return [name]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            return _selected(self.ctx.tree, node.func.id, set(self.ctx.jit))
+        return []
 
     def assume(self, text: str) -> None:
         """``# boundcheck: assume n % BLOCK == 0``: as written, and in the host's values (n may
@@ -722,7 +734,7 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         scopes = [sc for sc in scopes if sc[1] >= stmt.lineno]
         host.branch = [f for first_line, _, facts in scopes if first_line <= stmt.lineno for f in facts]
         if isinstance(stmt, ast.If):
-            merged = _merged_grids(stmt, host.env) | _flag_of_branches(stmt)
+            merged = _merged_grids(stmt, host.env) | _flag_of_branches(stmt) | _merged_kernels(host, stmt)
             if merged:
                 branches.append((stmt.end_lineno or stmt.lineno, merged))
             scopes += _branch_scopes(host, stmt)
@@ -772,12 +784,51 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
                     and (picked := dispatched_kernels(scope, node.func.value, set(ctx.jit), host.render)):
                 for kernel, values in picked:
                     host.launch(node, kernel, values)
-            elif isinstance(node.func, ast.Subscript) and (kernel := host.kernel_of(node.func.value)):
-                host.launch(node, kernel)
+            elif isinstance(node.func, ast.Subscript) and (kernels := host.kernels_of(node.func.value)):
+                for kernel in kernels:
+                    host.launch(node, kernel)
             else:
                 for launch, kernel in host.through_launcher(node):
                     host.launch(launch, kernel)
     return host.launches
+
+
+def _selected(tree: ast.Module | None, name: str, jit: set[str]) -> list[str]:
+    """The kernels a module function ``name`` returns, over every definition of it (one per arm
+    of a module-level ``if``), where each of its returns names a kernel; else empty."""
+    found: list[str] = []
+    for fn in (n for n in _statements(tree.body if tree else []) if isinstance(n, ast.FunctionDef) and n.name == name):
+        returns = [n.value for n in _statements(fn.body) if isinstance(n, ast.Return)]
+        if not returns or not all(isinstance(r, ast.Name) and r.id in jit for r in returns):
+            return []
+        found += [r.id for r in returns]  # type: ignore[union-attr]
+    return list(dict.fromkeys(found))
+
+
+def _merged_kernels(host: _Host, stmt: ast.If) -> dict[str, ast.expr]:
+    """Kernels an ``if`` leaves in a local: ``kernel = k1`` in one arm and ``kernel = k2`` (or a
+    selector's call) in the other, down an ``elif`` chain; a launch after it may run either."""
+    arms = [_assigned(stmt.body)]
+    link: ast.stmt = stmt
+    while isinstance(link, ast.If) and len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
+        link = link.orelse[0]
+        arms.append(_assigned(link.body))
+    arms.append(_assigned(link.orelse) if isinstance(link, ast.If) else {})
+    merged = {}
+    for name in set.intersection(*(set(arm) for arm in arms)):
+        values = [arm[name] for arm in arms]
+        if all(host.kernels_of(v) for v in values):
+            choice = values[-1]
+            for value in reversed(values[:-1]):
+                choice = ast.copy_location(ast.IfExp(stmt.test, value, choice), stmt)
+            merged[name] = choice
+    return merged
+
+
+def _assigned(body: list[ast.stmt]) -> dict[str, ast.expr]:
+    """The last value each name gets by a plain assignment at the top level of a branch."""
+    return {s.targets[0].id: s.value for s in body
+            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)}
 
 
 def _branch_scopes(host: _Host, stmt: ast.If) -> list[tuple[int, int, list[Divisibility]]]:
