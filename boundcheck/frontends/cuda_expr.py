@@ -327,7 +327,10 @@ class Converter:
                 self.visit_children(c, scope)
             return Sym(self.src.text_of(c) or "?:", Kind.OTHER)
         self.visit(c, scope)
-        return Sym(self.src.text_of(c) or c.kind.name, Kind.OTHER)
+        text = self.src.text_of(c) or c.kind.name
+        if kind == K.CXX_UNARY_EXPR and text.startswith("sizeof"):
+            self._note_value(text, c)  # `bytes / sizeof(int4)` counts int4 vectors: 16 bytes each
+        return Sym(text, Kind.OTHER)
 
     def call(self, c: ci.Cursor, scope: Scope) -> Expr:
         name = c.spelling

@@ -1153,3 +1153,29 @@ def test_padding_reaches_a_block_reduction_built_from_warp_helpers():
     `idx < N ? expf(val - m) : 0` pads the sum with 0 again: -FLT_MAX reaches no sum."""
     assert findings(BLOCK_SOFTMAX) == []
     assert findings(BLOCK_SOFTMAX.replace("x[idx] : -FLT_MAX", "x[idx] : 0.0f")) == [(33, "BC202")]
+
+
+# vllm's paged cache copy: a byte buffer read as int4 vectors, two per step, under a limit that
+# counts vectors (`copy_bytes / sizeof(int4)`), not bytes
+VEC_BYTES = """\
+__global__ void copy(const char* src_cache, char* dst, int entry_bytes, int tokens, long offset) {
+    const int4* src = reinterpret_cast<const int4*>(src_cache + offset);
+    int4* output = reinterpret_cast<int4*>(dst);
+    const int num_vectors = tokens * entry_bytes / SIZE;
+    int idx = threadIdx.x;
+    for (; idx + blockDim.x < num_vectors; idx += 2 * blockDim.x) {
+        const int4 first = src[idx];
+        const int4 second = src[idx + blockDim.x];
+        output[idx] = first;
+        output[idx + blockDim.x] = second;
+    }
+}
+"""
+
+
+def test_a_limit_in_vectors_of_sizeof_the_vector_covers_every_byte() -> None:
+    assert findings(VEC_BYTES.replace("SIZE", "sizeof(int4)")) == []
+
+
+def test_a_limit_in_smaller_units_than_the_vector_is_still_reported() -> None:
+    assert findings(VEC_BYTES.replace("SIZE", "sizeof(int2)")) == [(7, "BC106"), (8, "BC106")]
