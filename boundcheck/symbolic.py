@@ -853,8 +853,21 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
                 # a ceiling of a count that a floor already cut short: `ceil_div(K / 32, B)`
                 inner = _floored_count(num, span, int_division_ops)
                 return replace(inner, text=render(e)) if inner is not None else None
+            if _multiple_of(num_terms, den):
+                return None  # `T // G * G // G`, `cdiv(n, 128) * 128 * c // 16`: nothing is dropped
             return FloorDiv(extent=render(num), tile=render(den), span=span, text=render(e))
     return None
+
+
+def _multiple_of(num_terms: list[Term], den: Expr) -> bool:
+    """Every term of the numerator holds the denominator as a factor, or a literal multiple of it."""
+    den_terms = expand(den)
+    if len(den_terms) != 1 or not den_terms[0].coeff:
+        return False
+    d = den_terms[0]
+    return bool(num_terms) and all(
+        without(t.factors, [render(f) for f in d.factors]) is not None and float(t.coeff / d.coeff).is_integer()
+        for t in num_terms)
 
 
 def _chunk_position(terms: list[Term]) -> bool:

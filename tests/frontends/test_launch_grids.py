@@ -293,3 +293,33 @@ def test_a_grid_rounded_after_the_division_floored_it_is_a_floor(grid: str) -> N
 @pytest.mark.parametrize("grid", ["math.ceil(n / 1024)", "int(math.ceil(n / 1024))", "triton.cdiv(n, 1024)"])
 def test_a_ceiling_of_the_true_quotient_rounds_up(grid: str) -> None:
     assert triton(ROUNDED.replace("GRID", grid)) == []
+
+
+_WHOLE_MULTIPLES = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x_ptr, n, G: tl.constexpr):
+    offs = tl.program_id(0) * G + tl.arange(0, G)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def run(x, T, G):
+    T_main = T // G * G
+    k[(GRID,)](x, T_main, G=TILE)
+'''
+
+
+@pytest.mark.parametrize("grid, tile", [("T_main // G", "G"), ("triton.cdiv(T, 128) * 128 * 4 // 256", "256")])
+def test_a_floor_of_a_multiple_of_the_tile_drops_nothing(grid: str, tile: str) -> None:
+    # sglang's sparse MLA prefill launches `T_main // G` programs over `T_main = T // G * G`
+    src = _WHOLE_MULTIPLES.replace("GRID", grid).replace("TILE", tile)
+    assert triton(src) == []
+
+
+@pytest.mark.parametrize("grid, tile", [("T // G", "G"), ("triton.cdiv(T, 128) * 128 * 4 // 1024", "1024")])
+def test_a_floor_of_something_else_is_still_reported(grid: str, tile: str) -> None:
+    src = _WHOLE_MULTIPLES.replace("GRID", grid).replace("TILE", tile)
+    assert triton(src) == [(line_of(src, "k[("), "BC302")]
