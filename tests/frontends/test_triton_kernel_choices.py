@@ -9,36 +9,23 @@ from __future__ import annotations
 
 from tests.checking import findings, line_of
 
-_SRC = '''\
-import triton
-import triton.language as tl
-
+_KERNEL = '''
 
 @triton.jit
-def mm(a_ptr, o_ptr, K, BLOCK_K: tl.constexpr, needs_masking: tl.constexpr):
+def NAME(a_ptr, o_ptr, K, BLOCK_K: tl.constexpr, needs_masking: tl.constexpr):
     offs_k = tl.arange(0, BLOCK_K)
     acc = tl.zeros([BLOCK_K], dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_K)):
         if needs_masking:
             a = tl.load(a_ptr + k * BLOCK_K + offs_k, mask=offs_k < K - k * BLOCK_K, other=0.0)
         else:
-            a = tl.load(a_ptr + k * BLOCK_K + offs_k)  # mm only
+            a = tl.load(a_ptr + k * BLOCK_K + offs_k)  # NAME unmasked
         acc += a
     tl.store(o_ptr + tl.program_id(0), tl.sum(acc, 0))
+'''
 
-
-@triton.jit
-def mm_split(a_ptr, o_ptr, K, BLOCK_K: tl.constexpr, needs_masking: tl.constexpr):
-    offs_k = tl.arange(0, BLOCK_K)
-    acc = tl.zeros([BLOCK_K], dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        if needs_masking:
-            a = tl.load(a_ptr + k * BLOCK_K + offs_k, mask=offs_k < K - k * BLOCK_K, other=0.0)
-        else:
-            a = tl.load(a_ptr + k * BLOCK_K + offs_k)  # mm_split
-        acc += a
-    tl.store(o_ptr + tl.program_id(0), tl.sum(acc, 0))
-
+_SRC = "import triton\nimport triton.language as tl\n" + _KERNEL.replace("NAME", "mm") \
+    + _KERNEL.replace("NAME", "mm_split") + '''
 
 if HAS_SPLIT:
     def select(M, config):
@@ -67,7 +54,7 @@ def _src(flag: str = "needs_masking", other: str = "mm") -> str:
 
 
 def _unmasked(src: str) -> list[tuple[int, str]]:
-    return [(line_of(src, "offs_k)  # mm only"), "BC101"), (line_of(src, "offs_k)  # mm_split"), "BC101")]
+    return [(line_of(src, "# mm unmasked"), "BC101"), (line_of(src, "# mm_split unmasked"), "BC101")]
 
 
 def test_every_kernel_an_if_chain_or_a_selector_picks_gets_the_launchs_flag() -> None:
