@@ -196,7 +196,9 @@ class _Host:
         if name in self.ctx.jit:
             return [name]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            return _selected(self.ctx.tree, node.func.id, set(self.ctx.jit))
+            if node.func.id not in self.ctx.selectors:
+                self.ctx.selectors[node.func.id] = _selected(self.ctx.tree, node.func.id, set(self.ctx.jit))
+            return self.ctx.selectors[node.func.id]
         return []
 
     def assume(self, text: str) -> None:

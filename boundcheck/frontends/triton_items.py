@@ -52,12 +52,11 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
         rest = sy.without(list(t.factors), stride)
         rendered = sorted(sy.render(f) for f in rest) if rest is not None else []
         m = PROGRAM_ID.fullmatch(names[0]) if len(names) == 1 else None
-        head = next((f for f in rest or () if sy.render(f) != tile), None)
+        head = _modulus(next((f for f in rest or () if sy.render(f) != tile), None))
         if t.coeff == 1 and m and axis is None and rendered == sorted([names[0], tile]):
             axis = int(m.group(1))
-        elif t.coeff == 1 and modulus is None and len(rendered) == 2 and tile in rendered \
-                and (modulus := _modulus(head)) is not None:
-            pass
+        elif t.coeff == 1 and modulus is None and head is not None and len(rendered) == 2 and tile in rendered:
+            modulus = head
         elif tile in [sy.render(f) for f in t.factors]:
             return None  # rows of whole items (`row * (H * S)`): heads of a row, triton_head_rows
     if modulus is not None and axis is None:
