@@ -8,7 +8,9 @@ into tiles, so no tile is partial. The reading holds where, at every launch in t
 
 - the program id's grid dimension is no ceiling or floor (no ``cdiv``, ``//``, ``-``) and does not
   mention the value passed as T; or the item is ``x % C`` with C a kernel parameter given such a
-  count (``head = block % NH``, ``NH=num_heads``: C items of T, whatever x is);
+  count (``head = block % NH``, ``NH=num_heads``: C items of T, whatever x is), where no launch
+  argument is a ceiling or floor by T's value (``num_m_blocks = cdiv(seqlen_q, BLOCK_M)`` makes
+  ``(i % batch) * BLOCK_M`` rows of a tile the code assumes, not items the host gives);
 - T is given a size the host holds by name (the launching function's parameter), not a literal,
   a tuning meta-parameter or ``next_power_of_2(n)``; where that name holds a tensor's dimension, it
   is the last dimension of a tensor the kernel is given (``m, h = x.shape; k[(m,)](x, out, H=h)``
@@ -63,6 +65,10 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
         counts = [values.get(modulus, "") for values, _ in launches]
         if not all(counts) or any(_mentions(c, size) or ROUNDED_GRID.search(c) for c, size in zip(counts, given)):
             return None
+        if any(ROUNDED_GRID.search(v) and _mentions(v, size) for (values, _), size in zip(launches, given)
+               for v in values.values()):
+            return None  # `num_m_blocks = cdiv(seqlen_q, BLOCK_M)` beside it: T tiles an extent, so
+            # `(i % batch) * BLOCK_M` assumes rows of BLOCK_M per batch that nothing gives
         count = modulus
     else:
         if axis is None or programs.count(f"program_id({axis})") != 1:

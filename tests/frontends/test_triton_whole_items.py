@@ -140,6 +140,14 @@ def test_a_head_taken_modulo_the_host_head_count_is_one_whole_item() -> None:
     assert findings(src) == []
 
 
+def test_a_remainder_item_of_a_tile_the_host_cuts_an_extent_into_is_still_reported() -> None:
+    # aiter's lean attention: `q_idx = tile_idx % batch_size` rows of BLOCK_M per batch, while the
+    # host counts `num_m_blocks = cdiv(max_seqlen_q, BLOCK_M)`: BLOCK_M tiles the query length
+    src = _HEADS_MODULO.replace("COUNT", "num_heads").replace("SIZE", "head_dim")
+    src = src.replace("stride_t, NH", "stride_t, n_blocks, NH").replace("x.stride(0), NH", "x.stride(0), triton.cdiv(x.shape[1], head_dim), NH")
+    assert findings(src) == [(line_of(src, "x = tl.load("), "BC101"), (line_of(src, "tl.store("), "BC102")]
+
+
 def test_a_head_modulo_a_ceiling_or_a_rounded_head_size_is_still_reported() -> None:
     for count, size in (("triton.cdiv(x.shape[1], head_dim)", "head_dim"), ("x.shape[1] // head_dim", "head_dim"),
                         ("num_heads", "triton.next_power_of_2(head_dim)"), ("num_heads", "64")):
