@@ -690,7 +690,9 @@ class KernelAnalyser:
                 self.env[name] = self._optional(orelse if body.expr == NONE else body, test, body.expr == NONE)
         if key is not None:
             for taken, branch in ((True, in_body), (False, in_else)):
-                self.scoped[(key, taken)] = {n: (v, self.env[n]) for n, v in branch.items()}
+                # a later `if SWAP_AB: a = a.T` adds to what the first `if SWAP_AB:` set (a_ptrs)
+                self.scoped[(key, taken)] = {**self.scoped.get((key, taken), {}),
+                                             **{n: (v, self.env[n]) for n, v in branch.items()}}
         self.facts, self.tile_guards, self.path = saved_facts, saved_guards, saved_path
 
     def _branch_flows(self, name: str, branch: dict[str, Val], before: dict[str, Val],

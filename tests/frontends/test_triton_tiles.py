@@ -297,3 +297,44 @@ def k(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     (kernel,) = parse_module("k.py", src).kernels
     reads = [a for a in kernel.accesses if a.span.line == line_of(src, "acc += tl.load(")]
     assert len(reads) == 1 and reads[0].within
+
+
+# vllm's fused MoE: `a_ptrs` is set under `if SWAP_AB:`, a later `if SWAP_AB: a = a.T` in another
+# branch sets only `a`, and the load under a third `elif SWAP_AB:` reads the first arm's pointer
+_SWAPPED = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(a_ptr, o_ptr, K, M, s_m, s_k, BM: tl.constexpr, BK: tl.constexpr, SWAP: tl.constexpr, TMA: tl.constexpr):
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_k = tl.arange(0, BK)
+    m_mask = offs_m < M
+    if SWAP:
+        a_ptrs = a_ptr + offs_k[:, None] * s_k + offs_m[None, :] * s_m
+    else:
+        a_ptrs = a_ptr + offs_m[:, None] * s_m + offs_k[None, :] * s_k
+    acc = tl.zeros((BK, BM), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        if TMA:
+            a = tl.zeros((BM, BK), dtype=tl.float32)
+            if SWAP:
+                a = a.T
+        elif SWAP:
+            a = tl.load(a_ptrs, mask=(MASK) & m_mask[None, :], other=0.0)
+        else:
+            a = tl.load(a_ptrs, mask=m_mask[:, None] & (offs_k[None, :] < K - k * BK), other=0.0).T
+        acc += a
+        a_ptrs += BK * s_k
+    tl.store(o_ptr + offs_k[:, None] * M + offs_m[None, :], acc, mask=m_mask[None, :] & (offs_k[:, None] < K))
+'''
+
+
+def test_a_pointer_set_under_a_flag_keeps_that_arm_past_another_test_of_the_flag() -> None:
+    assert findings(_SWAPPED.replace("MASK", "offs_k[:, None] < K - k * BK")) == []
+
+
+def test_that_pointer_masked_along_the_wrong_axis_is_still_reported() -> None:
+    src = _SWAPPED.replace("MASK", "offs_k[None, :] < K - k * BK")
+    assert findings(src) == [(line_of(src, "mask=(offs_k[None, :]"), "BC103")]
