@@ -26,8 +26,8 @@ from boundcheck.model import AccessKind, Kernel, Space
 from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, kinds, lanes, syms
 
 _LANE = "threadIdx.x"
-_WARP_LANE = "threadIdx.x % 32"  # a warp's lane (``tid & 31``, ``tid % 32``): 0 to 31 in any block
-_REMAINDER_LANE = re.compile(r"threadIdx\.x % (\w+)")  # ``tid % kDim``: 0 to kDim - 1
+# ``tid % kDim``: 0 to kDim - 1; a warp's lane (``tid & 31``, ``tid % 32``) is 0 to 31 in any block
+_REMAINDER_LANE = re.compile(r"threadIdx\.x % (\w+)")
 
 
 def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str, Any], tuple[int, Expr, str]],

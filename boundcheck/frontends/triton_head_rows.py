@@ -70,9 +70,8 @@ def _is_lane_term(t: sy.Term, part: sy.DimPart) -> bool:
 def _head_counts(head: sy.Expr, launches: list[Layout], grids: list[tuple[str, ...] | None]) -> list[str]:
     """The kernel parameters ``H`` that bound the head index: ``x % H``, or a program id whose grid
     dimension is, at every launch, the host value passed as ``H``."""
-    if isinstance(head, sy.Bin) and head.op == "%" and isinstance(head.right, sy.Sym) \
-            and not sy.lanes(head.left) and sy.Kind.PROGRAM in sy.kinds(head.left):
-        return [head.right.name]
+    if (count := remainder_count(head)) is not None and sy.Kind.PROGRAM in sy.kinds(head.left):  # type: ignore[union-attr]
+        return [count]
     m = PROGRAM_ID.fullmatch(sy.render(head)) if isinstance(head, sy.Sym) else None
     if m is None:
         return []
@@ -83,6 +82,14 @@ def _head_counts(head: sy.Expr, launches: list[Layout], grids: list[tuple[str, .
         here = {p for p, v in values.items() if v == grid[axis]}
         names = here if names is None else names & here
     return sorted(names or ())
+
+
+def remainder_count(head: sy.Expr | None) -> str | None:
+    """``C`` of a head index ``x % C`` (C a name, x no lane): C heads whatever x is; the callers
+    hold C to what the launches pass."""
+    if isinstance(head, sy.Bin) and head.op == "%" and isinstance(head.right, sy.Sym) and not sy.lanes(head.left):
+        return head.right.name
+    return None
 
 
 def _steps_rows(rest: list[sy.Expr], tile: str, count: str, launches: list[Layout]) -> bool:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from boundcheck import symbolic as sy
-from boundcheck.frontends.triton_head_rows import PROGRAM_ID, ROUNDED_GRID, Layout
+from boundcheck.frontends.triton_head_rows import PROGRAM_ID, ROUNDED_GRID, Layout, remainder_count
 from boundcheck.model import Bound, Span
 
 
@@ -41,12 +41,13 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
     given = [values.get(tile, "") for values, _ in launches]
     if not all(_item_size(v, shapes.get(tile), values) for v, shapes, (values, _) in zip(given, sizes, launches)):
         return None  # decided by the launches alone, before the index is expanded
-    if sy.constant(sy.expand(index)):
+    terms = sy.expand(index)
+    if sy.constant(terms):
         return None  # `+ 1` steps past the item's end
     stride = list(part.stride)
     axis, modulus = None, None
     programs: list[str] = []
-    for t in sy.variable(sy.expand(index)):
+    for t in sy.variable(terms):
         if any(sy.lanes(f) for f in t.factors):
             continue
         names = [s.name for f in t.factors for s in sy.syms(f) if s.kind is sy.Kind.PROGRAM]
@@ -54,7 +55,7 @@ def whole_item(index: sy.Expr, part: sy.DimPart, span: Span, launches: list[Layo
         rest = sy.without(list(t.factors), stride)
         rendered = sorted(sy.render(f) for f in rest) if rest is not None else []
         m = PROGRAM_ID.fullmatch(names[0]) if len(names) == 1 else None
-        head = _modulus(next((f for f in rest or () if sy.render(f) != tile), None))
+        head = remainder_count(next((f for f in rest or () if sy.render(f) != tile), None))
         if t.coeff == 1 and m and axis is None and rendered == sorted([names[0], tile]):
             axis = int(m.group(1))
         elif t.coeff == 1 and modulus is None and head is not None and len(rendered) == 2 and tile in rendered:
@@ -87,14 +88,6 @@ def _item_size(given: str, size: tuple[str, int] | None, values: dict[str, str])
     """The tile's host value is a name the host holds and no tensor dimension, or the last
     dimension of a tensor the launch passes."""
     return given.isidentifier() if size is None else size[1] == -1 and size[0] in values.values()
-
-
-def _modulus(head: sy.Expr | None) -> str | None:
-    """``C`` of a head index ``x % C`` (C a kernel parameter), which runs C items whatever x is."""
-    if isinstance(head, sy.Bin) and head.op == "%" and isinstance(head.right, sy.Sym) \
-            and head.right.kind is sy.Kind.CONST and not sy.lanes(head.left):
-        return head.right.name
-    return None
 
 
 def _mentions(text: str, name: str) -> bool:
