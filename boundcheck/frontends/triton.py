@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from boundcheck.frontends.pysource import Source, decorator_names, jit_aliases, nested_statements
 from boundcheck.frontends.triton_foreign import called_helpers
@@ -26,6 +26,13 @@ _ASSUME = re.compile(r"#\s*boundcheck:\s*assume\s+(.+?)\s*$")
 def _function_defs(body: list[ast.stmt]) -> Iterator[ast.FunctionDef]:
     """Function definitions at any depth of statements."""
     return (s for s in nested_statements(body) if isinstance(s, ast.FunctionDef))
+
+
+def _by_name(fns: Iterable[ast.FunctionDef]) -> dict[str, list[ast.FunctionDef]]:
+    out: dict[str, list[ast.FunctionDef]] = {}
+    for f in fns:
+        out.setdefault(f.name, []).append(f)
+    return out
 
 
 def _called_jit(jit: list[ast.FunctionDef], src: Source) -> set[str]:
@@ -77,6 +84,7 @@ def parse_module(path: str, source: str, launched: dict[str, list[object]] | Non
         assumes={i: m.group(1) for i, text in enumerate(src.lines, start=1)
                  if "boundcheck" in text and (m := _ASSUME.search(text))},
         functions={f.name: f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name not in jit_names},
+        definitions=_by_name(f for f in functions if f.name not in jit_names),
         jit={**{name: imp.fn for name, imp in imported.items()}, **{f.name: f for f in jit}},
         path=path,
     )

@@ -7,7 +7,7 @@ import ast
 import copy
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from boundcheck import symbolic as sy
@@ -196,9 +196,7 @@ class _Host:
         if name in self.ctx.jit:
             return [name]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id not in self.ctx.selectors:
-                self.ctx.selectors[node.func.id] = _selected(self.ctx.tree, node.func.id, set(self.ctx.jit))
-            return self.ctx.selectors[node.func.id]
+            return _selected(self.ctx.definitions.get(node.func.id, []), self.ctx.jit)
         return []
 
     def assume(self, text: str) -> None:
@@ -736,7 +734,8 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         scopes = [sc for sc in scopes if sc[1] >= stmt.lineno]
         host.branch = [f for first_line, _, facts in scopes if first_line <= stmt.lineno for f in facts]
         if isinstance(stmt, ast.If):
-            merged = _merged_grids(stmt, host.env) | _flag_of_branches(stmt) | _merged_kernels(host, stmt)
+            merged = _merged(stmt, host.env, lambda v: isinstance(v, _GRID_VALUES)) | _flag_of_branches(stmt) \
+                | _merged(stmt, host.env, lambda v: bool(host.kernels_of(v)), kept=False)
             if merged:
                 branches.append((stmt.end_lineno or stmt.lineno, merged))
             scopes += _branch_scopes(host, stmt)
@@ -795,42 +794,16 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
     return host.launches
 
 
-def _selected(tree: ast.Module | None, name: str, jit: set[str]) -> list[str]:
-    """The kernels a module function ``name`` returns, over every definition of it (one per arm
-    of a module-level ``if``), where each of its returns names a kernel; else empty."""
+def _selected(definitions: list[ast.FunctionDef], jit: dict[str, ast.FunctionDef]) -> list[str]:
+    """The kernels a selector function returns, over every definition of it (one per arm of a
+    module-level ``if``), where each of its returns names a kernel; else empty."""
     found: list[str] = []
-    for fn in (n for n in _statements(tree.body if tree else []) if isinstance(n, ast.FunctionDef) and n.name == name):
+    for fn in definitions:
         returns = [n.value for n in _statements(fn.body) if isinstance(n, ast.Return)]
         if not returns or not all(isinstance(r, ast.Name) and r.id in jit for r in returns):
             return []
         found += [r.id for r in returns]  # type: ignore[union-attr]
     return list(dict.fromkeys(found))
-
-
-def _merged_kernels(host: _Host, stmt: ast.If) -> dict[str, ast.expr]:
-    """Kernels an ``if`` leaves in a local: ``kernel = k1`` in one arm and ``kernel = k2`` (or a
-    selector's call) in the other, down an ``elif`` chain; a launch after it may run either."""
-    arms = [_assigned(stmt.body)]
-    link: ast.stmt = stmt
-    while isinstance(link, ast.If) and len(link.orelse) == 1 and isinstance(link.orelse[0], ast.If):
-        link = link.orelse[0]
-        arms.append(_assigned(link.body))
-    arms.append(_assigned(link.orelse) if isinstance(link, ast.If) else {})
-    merged = {}
-    for name in set.intersection(*(set(arm) for arm in arms)):
-        values = [arm[name] for arm in arms]
-        if all(host.kernels_of(v) for v in values):
-            choice = values[-1]
-            for value in reversed(values[:-1]):
-                choice = ast.copy_location(ast.IfExp(stmt.test, value, choice), stmt)
-            merged[name] = choice
-    return merged
-
-
-def _assigned(body: list[ast.stmt]) -> dict[str, ast.expr]:
-    """The last value each name gets by a plain assignment at the top level of a branch."""
-    return {s.targets[0].id: s.value for s in body
-            if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)}
 
 
 def _branch_scopes(host: _Host, stmt: ast.If) -> list[tuple[int, int, list[Divisibility]]]:
@@ -863,20 +836,25 @@ def _flag_of_branches(stmt: ast.If) -> dict[str, ast.expr]:
     return {sides[0][0]: test}
 
 
-def _merged_grids(stmt: ast.If, env: dict[str, ast.expr]) -> dict[str, ast.expr]:
-    """Grids an ``if`` leaves in a local: ``grid = (…)`` in one branch and ``grid = (…)`` (or
-    ``def grid(meta)``) in the other, or kept from before; a launch after it may use either."""
-    body, orelse = _grid_definitions(stmt.body), _grid_definitions(stmt.orelse)
+def _merged(stmt: ast.If, env: dict[str, ast.expr], keep: Callable[[ast.expr], bool],
+            kept: bool = True) -> dict[str, ast.expr]:
+    """Values an ``if`` leaves in a local, of the kind ``keep`` accepts: ``grid = (…)`` in one
+    branch and ``grid = (…)`` (or ``def grid(meta)``) in the other, ``kernel = k1`` / ``kernel =
+    select(…)``, down an ``elif`` chain; a launch after it may use either. ``kept``: a branch that
+    does not set the name leaves the value from before (else the name is merged only where every
+    branch sets it)."""
+    body, orelse = _definitions(stmt.body, keep, kept), _definitions(stmt.orelse, keep, kept)
     merged = {}
     for name in body.keys() | orelse.keys():
-        first, second = body.get(name, env.get(name)), orelse.get(name, env.get(name))
-        if isinstance(first, _GRID_VALUES) and isinstance(second, _GRID_VALUES) and first is not second:
+        before = env.get(name) if kept else None
+        first, second = body.get(name, before), orelse.get(name, before)
+        if first is not None and second is not None and keep(first) and keep(second) and first is not second:
             merged[name] = ast.copy_location(ast.IfExp(stmt.test, first, second), stmt)
     return merged
 
 
-def _grid_definitions(body: list[ast.stmt]) -> dict[str, ast.expr]:
-    """The last grid-shaped value each name gets at the top level of a branch."""
+def _definitions(body: list[ast.stmt], keep: Callable[[ast.expr], bool], kept: bool) -> dict[str, ast.expr]:
+    """The last value of the kind ``keep`` accepts that each name gets at the top level of a branch."""
     out: dict[str, ast.expr] = {}
     for stmt in body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -884,9 +862,8 @@ def _grid_definitions(body: list[ast.stmt]) -> dict[str, ast.expr]:
         elif isinstance(stmt, ast.FunctionDef) and (returned := _returned(stmt)) is not None:
             out[stmt.name] = returned
         elif isinstance(stmt, ast.If):
-            inner = _merged_grids(stmt, out)
-            out.update(inner)
-    return {name: value for name, value in out.items() if isinstance(value, _GRID_VALUES)}
+            out.update(_merged(stmt, out, keep, kept))
+    return {name: value for name, value in out.items() if keep(value)}
 
 
 def _calls(stmt: ast.stmt) -> Iterator[ast.Call]:

@@ -91,9 +91,9 @@ class ModuleContext:
     # plain functions of other modules called as statements, by name: the function where its body
     # checks its arguments, None where it does not (looked up once each, when host code calls it)
     checks: dict[str, ast.FunctionDef | None] = field(default_factory=dict)
-    # module functions called where a kernel is expected, by name: the kernels each returns
-    # (empty where a return is something else), looked up once each
-    selectors: dict[str, list[str]] = field(default_factory=dict)
+    # every definition of each plain function name, at any depth (a selector may be defined once
+    # per arm of a module-level `if`)
+    definitions: dict[str, list[ast.FunctionDef]] = field(default_factory=dict)
     jit: dict[str, ast.FunctionDef] = field(default_factory=dict)
     host_contracts: dict[str, list[Divisibility]] = field(default_factory=dict)
     flag_facts: dict[str, dict[str, Flag]] = field(default_factory=dict)
