@@ -25,6 +25,7 @@ from boundcheck.model import (
     Span,
     Tiling,
     Use,
+    format_value,
 )
 from boundcheck.symbolic import packed_tile, tile_factors
 
@@ -276,6 +277,16 @@ def is_identity(value: float | None, identity: float) -> bool:
     if math.isinf(identity) and not math.isnan(value) and value * identity > 0 and abs(value) >= SENTINEL:
         return True
     return value == identity or (math.isnan(value) and math.isnan(identity))
+
+
+def masked_identity_advice(use: Use, language: Language) -> str:
+    """How to mend a padding that a step on the way (``exp``, a test ``x == 0``) turns into a
+    non-identity: the padding an exponential takes to 0.0 (-inf), else a mask after the last step."""
+    identity = format_value(use.reduction.identity)
+    if use.reduction.identity == 0.0 and use.via in (("exp",), ("exp2",)):
+        return f"pad with -inf, which {use.via[0]} takes to 0.0"
+    again = f"`tl.where(mask, …, {identity})`" if language is Language.TRITON else f"`in_bounds ? … : {identity}`"
+    return f"set those lanes to {identity} after {use.via[-1]} ({again})"
 
 
 def padding_places(use: Use) -> tuple[tuple[Span, str], ...]:

@@ -72,7 +72,7 @@ _ATOMICS = {"atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg
 _TRANSPARENT = {"multiple_of", "max_contiguous", "max_constancy", "assume_aligned"}
 _DESCRIPTORS = {"make_tensor_descriptor", "_experimental_make_tensor_descriptor", "TensorDescriptor",
                 "tensor_descriptor", "host_tensor_descriptor"}
-_RESHAPES = {"trans", "permute", "reshape", "view", "broadcast_to", "expand_dims", "join", "split"}
+_SCANS = {"cumsum", "cumprod"}
 _RANGES = {"range", "static_range"}
 _MODULE_NUMBER = re.compile(r"([A-Za-z_]\w*)\s*(?::\s*\w+\s*)?=\s*\d+\s*(?:#.*)?$")  # GROUP = 32
 _MAX_INLINE_DEPTH = 4
@@ -1188,8 +1188,11 @@ class KernelAnalyser:
             right = self.ev(right_node)
             test = _PAD_TESTS.get(type(op_node)) if len(node.ops) == 1 else None
             if test is not None:  # x != 0 on padded lanes tests the padding: 1 or 0 where it is counted
-                flows = tuple(replace(f, pad=_tested(test, f.pad, right.number), nonneg=True) for f in left.flows) \
-                    + tuple(replace(f, pad=_tested(test, left.number, f.pad), nonneg=True) for f in right.flows)
+                tested = f"`{self.text(node)}`"
+                flows = tuple(replace(f, pad=_tested(test, f.pad, right.number), nonneg=True, via=(*f.via, tested))
+                              for f in left.flows) \
+                    + tuple(replace(f, pad=_tested(test, left.number, f.pad), nonneg=True, via=(*f.via, tested))
+                            for f in right.flows)
             mentions_data = mentions_data or bool(right.flows)
             op = _CMPOPS.get(type(op_node))
             if op and left.expr is not None and right.expr is not None:
@@ -1429,6 +1432,9 @@ class KernelAnalyser:
         axis_node = kw.get("axis") or (rest[0] if rest else None)
         axes = (axis_node.value,) if isinstance(axis_node, ast.Constant) and isinstance(axis_node.value, int) else None
         value = self.ev(target)
+        if name in _SCANS and _forward(args if method else args[1:], kw):
+            # a forward scan: lanes padded after every valid one reach no valid lane's prefix
+            value = replace(value, flows=tuple(f for f in value.flows if not f.suffix))
         self._record_uses(value, _REDUCTIONS[name], span, axes)
         kept = kw.get("keep_dims")
         whole = (axis_node is None or value.flows and all(len(self.accesses[f.access].dims) == 1 for f in value.flows)) \
@@ -1519,7 +1525,7 @@ class KernelAnalyser:
         items = tuple((p.dim.tile or "", b) for p in parts if p.intrinsic is None and (b := whole_item(
             ptr.expr, p, span, layouts, self.ctx.launch_grids.get(self.root, []),
             self.ctx.launch_sizes.get(self.root, []))))
-        opaque, masked_by, row_tests = False, (), ()
+        opaque, masked_by, row_tests, found = False, (), (), []
         mask_node = given.get("mask")
         none = isinstance(mask_node, ast.Constant) and mask_node.value is None
         mask = self.ev(mask_node) if mask_node is not None and not none else None
@@ -1563,7 +1569,9 @@ class KernelAnalyser:
                 other_at = Span(end.end_line, end.end_col, end.end_line, end.end_col)
             else:
                 padding = Padding(self.ev(other).number)
-            flows = (Flow(index, padding.value, padding.undefined, nonneg=self._nonneg_buffer(buffer)),)
+            suffix = bool(found) and not opaque and not mask.extra.get("data") and not mask.extra.get("other_conds") \
+                and all(_ascending_upper(c) for c in mask.conds or ())
+            flows = (Flow(index, padding.value, padding.undefined, nonneg=self._nonneg_buffer(buffer), suffix=suffix),)
         self.accesses.append(_Pending(kind, buffer, span, dims, tuple(guards), padding,
                                       tuple(self.facts), opaque, frozenset(), text, other_at,
                                       row_bounds=row_bounds, masked_by=masked_by,
@@ -2502,6 +2510,22 @@ def _lower_bound(c: Comparison) -> bool:
     """``lane > k`` or ``lane >= k`` (``k`` no lane): bounds the lane from below only."""
     index, op, limit = sy.upper_form(c.left, c.op, c.right)
     return op in (">", ">=") and bool(sy.lanes(index)) and not sy.lanes(limit)
+
+
+def _ascending_upper(c: Comparison) -> bool:
+    """``lane < k`` with every lane term rising (``pid * B + arange(0, B) < n``), or no lane at
+    all: the lanes it leaves out come after those it keeps, along every axis."""
+    index, op, limit = sy.upper_form(c.left, c.op, c.right)
+    if not sy.lanes(index):
+        return not sy.lanes(limit)
+    return op in ("<", "<=") and not sy.lanes(limit) \
+        and all(t.coeff > 0 for t in sy.expand(index) if any(sy.lanes(f) for f in t.factors))
+
+
+def _forward(rest: list[ast.expr], kw: dict[str, ast.expr]) -> bool:
+    """A scan's ``reverse`` argument (``cumsum(x, axis, reverse)``) is absent or literally False."""
+    flag = kw.get("reverse") or (rest[1] if len(rest) > 1 else None)
+    return flag is None or isinstance(flag, ast.Constant) and flag.value is False
 
 
 def _has_lanes(c: Comparison) -> bool:

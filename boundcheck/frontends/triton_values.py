@@ -30,6 +30,7 @@ class Flow:
     shifted: str = ""  # a runtime value the padding was moved by (``x - mean``: padded lanes hold ``-mean``)
     shift_at: Span | None = None  # where it was moved
     product_at: Span | None = None  # the dot that carried it into whole rows or columns of its product
+    suffix: bool = False  # padded lanes come after every valid lane along each axis (`offs < n`)
 
 
 @dataclass(frozen=True)

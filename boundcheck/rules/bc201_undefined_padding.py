@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import harmful_uses, padding_places, product_advice
+from boundcheck.coverage import harmful_uses, masked_identity_advice, padding_places, product_advice
 from boundcheck.findings import Edit, Finding, Fix
 from boundcheck.model import Access, Kernel, Module, Use, format_value
 from boundcheck.registry import Rule
@@ -40,7 +40,8 @@ class UndefinedPadding(Rule):
                 message = (
                     f"masked load of `{access.buffer}` has no `other=`: masked lanes are undefined"
                     f" (zero on current backends), which is not the identity of"
-                    f" {_chain(use)}; pass `other={_literal(use)}`"
+                    f" {_chain(use)}; "
+                    + (masked_identity_advice(use, module.language) if use.via else f"pass `other={_literal(use)}`")
                 )
             yield self.finding(module, access.span, message, kernel, fix=_fix(access, use),
                                related=padding_places(use), access=access)

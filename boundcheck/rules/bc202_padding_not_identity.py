@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import harmful_uses, padding_places, product_advice
+from boundcheck.coverage import harmful_uses, masked_identity_advice, padding_places, product_advice
 from boundcheck.findings import Finding
 from boundcheck.model import Kernel, Module, Reduction, format_value
 from boundcheck.registry import Rule
@@ -31,7 +31,7 @@ class PaddingNotIdentity(Rule):
                 advice = product_advice(use)
             else:
                 via = "".join(f" becomes {format_value(use.padding.value)} after {v} and" for v in use.via[-1:])
-                advice = _advice(use.reduction)
+                advice = masked_identity_advice(use, module.language) if use.via else _advice(use.reduction)
             yield self.finding(
                 module, access.span,
                 f"out-of-bounds lanes of `{access.buffer}` are padded with {format_value(pad.value)},"
