@@ -755,6 +755,7 @@ class KernelAnalyser:
         ``A & d == B`` is read as the author meant, ``A & (d == B)``."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, (ast.Not, ast.Invert)):
             return self._branch_facts(test.operand, not taken)
+        test = _remainder_test(test)  # `if K % B:` is `if K % B != 0:`
         if isinstance(test, ast.Name):
             bound = self.bound_flags.get(test.id, ([], []))[0 if taken else 1]
             flag = self.flags.get(test.id)
@@ -773,6 +774,12 @@ class KernelAnalyser:
             return self._branch_facts(ast.Compare(test.left, [ast.Eq()], test.comparators), True)
         if taken and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
             left, right = test.left, test.comparators[0]
+            if _is_zero(left):
+                left, right = right, left
+            if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod) and _is_zero(right):
+                # `if K % BLOCK_K == 0:` (and the `else` of `!= 0`): the branch holds whole tiles
+                return [] if self._positional(left.left) else \
+                    [Divisibility(self.text(left.left), self.text(left.right), BRANCH_CONDITION)]
             facts = []
             while isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitAnd):
                 facts += self._branch_facts(left.left, True)
@@ -878,12 +885,16 @@ class KernelAnalyser:
                     start_div = sy.floor_division(candidate, header)
                     if start_div:
                         self.tail_handled.add((start_div.extent, start_div.tile))
+        if compile_time is not None and _exact_floor(compile_time, self.facts):
+            compile_time = None  # `if K % B == 0:` around it: the floor is exact
+        whole = trip is not None and _exact_floor(trip, self.facts)
         walks = _tile_walk(stop_expr, step) if stop_expr is not None and trip is None and not _falling(step) else None
         if var and stop_expr is not None and (step is None or step.expr == sy.Num(1)):
             self.range_stops[var] = sy.render(stop_expr)
         elif var:
             self.range_stops.pop(var, None)
-        loop = Loop(header, var, trip, _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step, start),
+        loop = Loop(header, var, None if whole else trip,
+                    _stops_before_tail(stop_expr, step) or trip is not None or _below_own_tile(stop_expr, step, start),
                     self.span(stmt).end_line,
                     walks_tail=_walks_tail(stop, step, start) or self._steps_to_constexpr_extent(stop, step, start),
                     walks=walks)
@@ -901,7 +912,7 @@ class KernelAnalyser:
             self._replace_loop(loop, replace(loop, trip=compile_time, full_tiles=True), self.accesses[first:])
         elif compile_time is not None:
             self._floor_over_tiles(loop, compile_time, self.accesses[first:])
-        elif trip is not None and not self._moves_accesses(loop, trip, self.accesses[first:], self.handed[handed:]):
+        elif trip is not None and not whole and not self._moves_accesses(loop, trip, self.accesses[first:], self.handed[handed:]):
             self._replace_loop(loop, replace(loop, trip=None), self.accesses[first:])
 
     def _moves_accesses(self, loop: Loop, trip: FloorDiv, body: list[_Pending], handed: list[sy.Expr]) -> bool:
@@ -2510,6 +2521,13 @@ def _lower_bound(c: Comparison) -> bool:
     """``lane > k`` or ``lane >= k`` (``k`` no lane): bounds the lane from below only."""
     index, op, limit = sy.upper_form(c.left, c.op, c.right)
     return op in (">", ">=") and bool(sy.lanes(index)) and not sy.lanes(limit)
+
+
+def _exact_floor(div: FloorDiv, facts: list[Divisibility]) -> bool:
+    """A fact on the path divides the floor's extent by its own tile (``if K % B == 0:`` around
+    ``range(K // B)``); a remainder by another size (``K % 2``) says nothing of it."""
+    return any(f.extent == div.extent and f.tile == div.tile and not (f.pitch or f.between_sizes or f.spans)
+               for f in facts)
 
 
 def _ascending_upper(c: Comparison) -> bool:
