@@ -723,6 +723,9 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
 def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_ids: set[int]) -> list[Launch]:
     """Launches in one host function (or the module's top level), with the facts before them."""
     host = _Host(ctx, scope)
+    if (outer := ctx.enclosing.get(id(scope))) is not None:  # a closure: what was checked before its `def`
+        env, facts, equalities, declared = outer
+        host.env, host.facts, host.equalities, host.declared = dict(env), list(facts), list(equalities), dict(declared)
     first = getattr(scope, "lineno", 1)
     last = getattr(scope, "end_lineno", None) or len(ctx.src.lines)
     assumed = sorted((line, text) for line, text in ctx.assumes.items() if first <= line <= last)
@@ -778,6 +781,9 @@ def analyse_host(scope: ast.FunctionDef | ast.Module, ctx: ModuleContext, jit_id
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             for held in host.checked(stmt.value):  # `_validate(A, B)`: what its body asserts holds after it
                 host.fact(held)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(scope, ast.FunctionDef):
+            ctx.enclosing[id(stmt)] = (dict(host.env), [*host.facts, *host.branch], list(host.equalities),
+                                       dict(host.declared))
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for node in _calls(stmt):

@@ -121,6 +121,10 @@ class ModuleContext:
     launch_buffers: dict[str, list[tuple[int, dict[str, str]]]] = field(default_factory=dict)
     buffer_users: dict[tuple[int, str], list[tuple[str, str]]] = field(default_factory=dict)
     written: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)  # kernel -> written_params
+    # a host function nested in another (by node id) -> what the one around it knew at its `def`
+    # (names, facts, asserted equalities and shapes): a closure launching a kernel sees them
+    enclosing: dict[int, tuple[dict[str, ast.expr], list[Divisibility], list[Divisibility], dict[str, list[str]]]] = \
+        field(default_factory=dict)
     # an `if` test (by node id) with its `p is not None` on helper parameters made flags (triton_presence)
     presence_tests: dict[int, ast.expr | None] = field(default_factory=dict)
     # jit helpers the file calls through an import or a class, by the call's dotted text; and those
