@@ -400,7 +400,7 @@ class KernelBuilder:
                   and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)
                   and not _walked_below(g, rec.guards)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
-        guards += [replace(g.bound, local=False) for g in rec.guards
+        guards += [replace(self._vector_bound(g, rec.width, rec.index), local=False) for g in rec.guards
                    if g.split and not whole and _row_of(rec.index, g.bound)
                    or g.row and _row_of(rec.index, g.bound) and _rest_of_row(rec.index, g)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
@@ -445,8 +445,8 @@ class KernelBuilder:
         if width <= 1:
             return g.bound
         indexed, limit = g.sides
-        if _divides_by(limit, width, self.conv.values) or (_in_vector_units(indexed, index, width) or _strided_only(indexed, index)) \
-                and not _divmod_of(indexed, index):
+        if _divides_by(limit, width, self.conv.values) or _aligned_below(indexed, limit, index, width, self.conv.values) \
+                or (_in_vector_units(indexed, index, width) or _strided_only(indexed, index)) and not _divmod_of(indexed, index):
             return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
         return g.bound
 
@@ -1860,9 +1860,25 @@ def _literal_rows(a: Comparison) -> list[Bound]:
 
 
 def _rest_of_row(index: Expr, g: Guard) -> bool:
-    """Past the block's row offset, the index is the guarded one itself."""
+    """Past the block's row offset, the index is the guarded one itself, and whole rows of the
+    guard's length (a warp's row ``tid / 32 * 128`` beside its lanes ``tid % 32 * 4 < 128``)."""
     rest = [t for t in variable(expand(index)) if not any(Kind.PROGRAM in kinds(f) for f in t.factors)]
-    return constant(expand(index)) == 0 and terms_text(rest) == terms_text(expand(g.sides[0]))
+    guarded = variable(expand(g.sides[0]))
+    own = {terms_text([t]) for t in guarded}
+    others = [t for t in rest if terms_text([t]) not in own]
+    mine = lanes(g.sides[0])
+    return constant(expand(index)) == 0 and terms_text([t for t in rest if t not in others]) == terms_text(guarded) \
+        and all(_whole_rows(t, g.bound.limit, mine) for t in others)
+
+
+def _whole_rows(t: Term, length: str, mine: set[tuple[str, int | None]]) -> bool:
+    """``t`` steps by whole rows of ``length``: a factor of it, a multiple of a literal length, or
+    a runtime pitch (``token * stride_token``, a warp's ``warp * stride``: the next row of a strided
+    layout) of other lanes than ``mine``."""
+    ks = kinds(Call("", t.factors))
+    if any(render(f) == length for f in t.factors) or Kind.EXTENT in ks and not lanes(Call("", t.factors)) & mine:
+        return True
+    return length.isdigit() and int(length) > 0 and float(t.coeff).is_integer() and int(t.coeff) % int(length) == 0
 
 
 def _lane_tile(lane: Expr) -> str | None:
@@ -2123,6 +2139,17 @@ def _in_vector_units(bounded: Expr, index: Expr, w: int) -> bool:
         return False
     return all(any(_factors_past(lt, t) is not None and multiple(t.coeff, w * lt.coeff) for t in variable(terms))
                for lt in lane_terms)
+
+
+def _aligned_below(bounded: Expr, limit: Expr, index: Expr, w: int, values: dict[str, int | None]) -> bool:
+    """Vectors at multiples of ``w`` under a compile-time limit that is one too (``lane * 4 < 128``
+    over ``row * 128 + lane * 4``, or a row at a runtime pitch): the first lane below the limit puts
+    the whole vector below it."""
+    n = limit.value if isinstance(limit, Num) else values.get(limit.name) if isinstance(limit, Sym) else None
+    if not isinstance(n, (int, float)) or isinstance(n, bool) or n <= 0 or not float(n / w).is_integer():
+        return False
+    return all(float(t.coeff / w).is_integer() for t in expand(bounded)) \
+        and all(float(t.coeff / w).is_integer() or _whole_rows(t, render(limit), lanes(bounded)) for t in expand(index))
 
 
 def _divides_by(limit: Expr, w: int, values: dict[str, int | None]) -> bool:
