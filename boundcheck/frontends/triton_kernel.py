@@ -35,6 +35,7 @@ from boundcheck.frontends.triton_values import (
     arith,
     arith_reversed,
     elementwise,
+    scanned,
 )
 from boundcheck.model import (
     LAUNCH_BINDING,
@@ -1447,9 +1448,14 @@ class KernelAnalyser:
         axis_node = kw.get("axis") or (rest[0] if rest else None)
         axes = (axis_node.value,) if isinstance(axis_node, ast.Constant) and isinstance(axis_node.value, int) else None
         value = self.ev(target)
-        if name in _SCANS and _forward(args if method else args[1:], kw):
-            # a forward scan: lanes padded after every valid one reach no valid lane's prefix
-            value = replace(value, flows=tuple(f for f in value.flows if not f.suffix))
+        if name in _SCANS:
+            # a forward scan: lanes padded after every valid one reach no valid lane's prefix, and
+            # hold what the scan makes of the padding (-inf stays -inf) for whatever reads them next
+            forward = _forward(rest, kw)
+            after = scanned(tuple(f for f in value.flows if forward and f.suffix), name)
+            self._record_uses(replace(value, flows=tuple(f for f in value.flows if not (forward and f.suffix))),
+                              _REDUCTIONS[name], span, axes)
+            return replace(self._sym(node), flows=after)
         self._record_uses(value, _REDUCTIONS[name], span, axes)
         kept = kw.get("keep_dims")
         whole = (axis_node is None or value.flows and all(len(self.accesses[f.access].dims) == 1 for f in value.flows)) \

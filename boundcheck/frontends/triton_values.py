@@ -114,3 +114,14 @@ def elementwise(name: str, flows: tuple[Flow, ...]) -> tuple[Flow, ...]:
             pad = 0.0 if f.pad < 0 else math.inf
         out.append(replace(f, pad=pad, via=(*f.via, name), nonneg=nonneg or f.nonneg))
     return tuple(out)
+
+
+def scanned(flows: tuple[Flow, ...], name: str) -> tuple[Flow, ...]:
+    """What padded lanes past every valid one hold after a forward ``cumsum`` or ``cumprod``: the
+    valid lanes' total combined with the padding, known only where the padding absorbs it (an
+    infinity, or a zero in a product)."""
+    out = []
+    for f in flows:
+        kept = f.pad is not None and (math.isinf(f.pad) or name == "cumprod" and f.pad == 0.0)
+        out.append(replace(f, pad=f.pad if kept else None, via=(*f.via, name)))
+    return tuple(out)

@@ -86,3 +86,29 @@ def test_a_padding_exp_takes_to_one_is_mended_with_minus_infinity(other: str, co
     (f,), _ = check_source("k.py", Language.TRITON, src, Settings())
     assert (f.code, f.span.line) == (code, line_of(src, "x = tl.load"))
     assert f.message.endswith("pad with -inf, which exp takes to 0.0") and f.fix is None
+
+
+ROLL = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def rolled(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other={other})
+    c = tl.cumsum(x, axis=0)
+    roll = (offs[:, None] == (offs[None, :] + 1)).to(tl.float32)
+    prev = tl.sum(roll * c[None, :], 1)
+    tl.store(out_ptr + offs, prev, mask=offs < n)
+"""
+
+
+def test_an_infinity_a_forward_scan_keeps_in_the_padded_lanes_reaches_the_next_sum() -> None:
+    """fla's ATK kernels shift a cumsum by a 0/1 matrix and a sum: -inf padded lanes stay -inf
+    through the scan, and 0 * -inf is NaN in every row; 0.0 padding leaves them finite."""
+    src = ROLL.format(other='float("-inf")')
+    (f,), _ = check_source("k.py", Language.TRITON, src, Settings())
+    assert (f.code, f.span.line) == ("BC202", line_of(src, "x = tl.load"))
+    assert "padded with -inf, which becomes -inf after cumsum and feeds sum" in f.message
+    assert findings(ROLL.format(other="0.0")) == []
