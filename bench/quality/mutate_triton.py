@@ -322,11 +322,57 @@ class TritonMutator:
         root = self.mask_root(fn, call)
         mask_names = self.names(root[0]) | self.names(kwarg(call, "mask").value) if root else set()
         mask_names -= {"tl", "triton"}
+        tail = root is not None and all(self.rising_bound(fn, part, call) for part in self.conjuncts(root[0]))
         runs = []
         for value in (old, new):
             start_pad = start if start.axes is None else padflow.Pad({a: value for a in start.axes}, start.ndim)
-            runs.append(padflow.Flow(call, stmts, lines, mask_names).run(start_pad))
+            runs.append(padflow.Flow(call, stmts, lines, mask_names, tail=tail).run(start_pad))
         return padflow.judge(*runs)
+
+    def rising_bound(self, fn: Function, part: cst.BaseExpression, at: cst.CSTNode) -> bool:
+        """``lanes < limit`` (or ``limit > lanes``) with every ``tl.arange`` term of the lanes rising
+        and none in the limit: the lanes it pads come after those it keeps, along every axis."""
+        cmp = self.strip(fn, part, at)
+        if not isinstance(cmp, cst.Comparison) or len(cmp.comparisons) != 1:
+            return False
+        op, right = cmp.comparisons[0].operator, cmp.comparisons[0].comparator
+        if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+            lanes, limit = right, cmp.left
+        elif isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+            lanes, limit = cmp.left, right
+        else:
+            return False
+        return self.lane_trend(fn, lanes, at) == "up" and self.lane_trend(fn, limit, at) == "none"
+
+    def lane_trend(self, fn: Function, expr: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> str:
+        """"up" where ``expr`` rises with its ``tl.arange`` lanes (sums, and products with one lane
+        factor, of names resolved where ``at`` reads them), "none" where it holds no lane, "bad"
+        for anything else (a lane subtracted, negated, divided or wrapped)."""
+        if depth > 8:  # a name read through itself (`T = eos - bos`, `eos = T`): lanes only if written
+            return "bad" if "arange" in code(expr) else "none"
+        trend = lambda e: self.lane_trend(fn, e, at, depth + 1)  # noqa: E731
+        if isinstance(expr, cst.Name):
+            assign = self.resolve(fn, expr.value, at)
+            return "none" if assign is None else trend(assign.value)
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return "none"
+        if isinstance(expr, cst.Subscript):
+            return trend(expr.value)
+        if isinstance(expr, cst.Call):
+            if dotted(expr.func).endswith("arange"):
+                return "up"
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "to":
+                return trend(expr.func.value)
+            return "bad" if "arange" in code(expr) else "none"
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+            left, right = trend(expr.left), trend(expr.right)
+            if "bad" in (left, right) or isinstance(expr.operator, cst.Subtract) and right != "none":
+                return "bad"
+            if isinstance(expr.operator, cst.Multiply) and "up" in (left, right):
+                other = expr.right if left == "up" else expr.left
+                return "up" if (left, right).count("up") == 1 and not code(other).lstrip("(").startswith("-") else "bad"
+            return "up" if "up" in (left, right) else "none"
+        return "bad" if "arange" in code(expr) else "none"
 
     def accesses(self, fn: Function) -> Iterator[cst.Call]:
         for c in fn.calls:

@@ -30,6 +30,12 @@ IDENTITY = {"sum": "0", "cumsum": "0", "xor_sum": "0", "dot": "0", "dot_scaled":
             "logsumexp": "-inf", "min": "+inf", "argmin": "+inf", "cummin": "+inf",
             "prod": "1", "cumprod": "1"}
 SHAPE_KEEPING = {"cumsum", "cumprod", "cummax", "cummin", "softmax", "log_softmax"}
+# a forward scan's padded lanes past every valid one: an infinity absorbs the valid total (and a
+# product's zero), anything else mixes with it
+SCANS = {"cumsum": lambda v: v if v in ("-inf", "+inf") else UNKNOWN,
+         "cumprod": lambda v: v if v == "0" else UNKNOWN,
+         "cummax": lambda v: v if v == "+inf" else UNKNOWN,
+         "cummin": lambda v: v if v == "-inf" else UNKNOWN}
 EXP = {"exp", "exp2", "fast_expf", "fast_exp2f"}
 LOG = {"log", "log2", "fast_logf", "fast_log2f"}
 CASTS = {"to", "cast"}
@@ -126,6 +132,7 @@ class Flow:
     statements: list[cst.CSTNode]
     line_of: dict[int, int]  # id(statement) -> line
     mask_names: set[str]
+    tail: bool = False  # the mask pads only lanes past every valid one (``offs < n``): a forward scan keeps them last
     env: dict[str, Pad] = field(default_factory=dict)
     constants: dict[str, str] = field(default_factory=dict)  # unpadded names of known value: tl.zeros
     arrivals: list[Arrival] = field(default_factory=list)
@@ -319,6 +326,13 @@ class Flow:
             self.arrivals.append(Arrival(name, self.line, UNKNOWN))
             return LOST
         reduced = set(operand.axes) if axis is None else {axis} & set(operand.axes)
+        if name in SCANS and self.tail and axis is not None and not _reversed(node):
+            # a forward scan: each valid lane sums lanes before it only, none of them padded; the
+            # padded lanes hold what the scan makes of the padding
+            kept = dict(operand.axes)
+            for a in reduced:
+                kept[a] = SCANS[name](kept[a])
+            return Pad(kept, operand.ndim)
         for a in sorted(reduced):
             self.arrivals.append(Arrival(name, self.line, operand.axes[a]))
         if axis is None:
@@ -352,6 +366,16 @@ class Flow:
                 out[1] = "0" if b.axes[1] == "0" else UNKNOWN
         result = Pad(out, 2) if out else None
         return self.binary(cst.Add(), result, acc) if acc is not None else result
+
+
+def _reversed(node: cst.Call) -> bool:
+    """A scan's ``reverse=`` (or third positional argument) is given and not literally False."""
+    flag = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "reverse"), None)
+    positional = [a for a in node.args if a.keyword is None]
+    method = isinstance(node.func, cst.Attribute) and not is_module(node.func.value)  # x.cumsum(axis, reverse)
+    at = 1 if method else 2
+    flag = flag if flag is not None else positional[at].value if len(positional) > at else None
+    return flag is not None and not (isinstance(flag, cst.Name) and flag.value == "False")
 
 
 def literal(text: str) -> int | float | None:
