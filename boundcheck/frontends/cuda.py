@@ -20,6 +20,7 @@ from boundcheck.frontends.cuda_host import HostLaunch, host_methods, keep_floors
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_parse import (
     Parsed,
+    Source,
     binary_op,
     child_list,
     first,
@@ -190,16 +191,36 @@ def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[
     template parameters take the literal each launch gives."""
     recs, loops, values = builder.recs, builder.loop_ranges_at, builder.conv.values
     tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
+    bound = launch_bound(builder.src, fn, values)
     inside: set | None = None
     for hl in hls:
         block = hl.block_x_value if hl.block_x_value is not None else values.get(hl.block)
+        block = block if block is not None and block > 0 else bound
         given = {p: int(v) for p, v in zip(tparams, hl.template_args) if v.isdigit()}
-        found = rows_inside(recs, block if block is not None and block > 0 else None, loops, {**values, **given},
-                            bool(set(hl.ceil_axes) & {1, 2}))
+        found = rows_inside(recs, block, loops, {**values, **given}, bool(set(hl.ceil_axes) & {1, 2}))
         inside = found if inside is None else inside & found
-    if inside is None:  # launched from no file of the run: a warp's lane still has its reach
-        inside = rows_inside(recs, None, loops, values)
+    if inside is None:  # launched from no file of the run: a warp's lane, or a block the kernel caps, still has its reach
+        inside = rows_inside(recs, bound, loops, values)
     drop_thread_dims(model, inside)
+
+
+_LAUNCH_BOUNDS = re.compile(r"\b(?:__launch_bounds__|C10_LAUNCH_BOUNDS_[12])\s*\(\s*(\w+)")
+
+
+def launch_bound(src: Source, fn: ci.Cursor, values: dict[str, int | None]) -> int | None:
+    """The most threads a block of ``fn`` may have, from its ``__launch_bounds__(N)`` (a literal,
+    a known constant or a macro the file defines): a launch with more fails, so no thread index
+    reaches N."""
+    head = " ".join(src.lines[first(fn).line - 1:fn.location.line])
+    m = _LAUNCH_BOUNDS.search(head)
+    if m is None:
+        return None
+    name = m.group(1)
+    n = int(name) if name.isdigit() else values.get(name)
+    if n is None and not name.isdigit():  # a macro the kernel's body never reads: its #define
+        define = re.compile(rf"\s*#\s*define\s+{name}\s+\(?(\d+)\)?\s*(?://.*)?$")
+        n = next((int(d[1]) for line in src.lines if (d := define.match(line))), None)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 
 def _entry_device_functions(fns: list[ci.Cursor], parsed: Parsed) -> list[ci.Cursor]:

@@ -85,8 +85,9 @@ def _inside_row(index: Expr, width: int, block: int | None, loops: dict[str, tup
     """Every term that moves with the thread or a counted loop reaches at most one row, where
     a row is the pitch of a remainder (``(x % H) * 128``) and every other term steps whole rows
     (a multiple of the pitch) or a runtime stride (``b * stride``, a parameter: the tensor's layout;
-    also a loop's ``t * C`` walking tokens of C elements)."""
-    reach, pitches, steps, offsets = 0, [], [], []
+    also a loop's ``t * C`` walking tokens of C elements). Where no block index moves the access,
+    a counted loop's step is a row too (``m * 6144 + k * 1024 + tid * 8`` for m < 14, k < 6)."""
+    reach, pitches, steps, offsets, walked = 0, [], [], [], []
     for t in expand(index):
         if not any(lanes(f) for f in t.factors) and any(kinds(f) & {Kind.LOOP} for f in t.factors) \
                 and any(kinds(f) & {Kind.EXTENT} for f in t.factors):
@@ -96,6 +97,9 @@ def _inside_row(index: Expr, width: int, block: int | None, loops: dict[str, tup
             if top is None or t.coeff < 0:
                 return False
             reach += top
+            f = t.factors[0]
+            if len(t.factors) == 1 and isinstance(f, Sym) and f.kind is Kind.LOOP and loops.get(f.name, (0,))[0] == 1:
+                walked.append((t.coeff, top))  # `m * 6144` for m < 14 (m += 1): rows a counted loop walks
             continue
         values = [_value(f, known) for f in t.factors]
         unknown = [f for f, v in zip(t.factors, values) if v is None]
@@ -109,6 +113,10 @@ def _inside_row(index: Expr, width: int, block: int | None, loops: dict[str, tup
             pitches.append(scale)
         elif not any(kinds(f) & {Kind.OTHER, Kind.EXTENT} for f in unknown):
             steps.append(scale)  # a block index times a size: a step inside the row or of whole rows
+    if not pitches and walked and not steps:
+        # no block index moves the access: the widest row a counted loop walks holds the rest
+        row, top = max(walked)
+        return float(row).is_integer() and reach - top + width + sum(offsets) <= row
     if not pitches:
         return False
     row = min(pitches)
