@@ -259,6 +259,21 @@ def floor_contract(div: FloorDiv, facts: list[Divisibility] | tuple[Divisibility
                      and not _asserted_multiple(div.tile, f.tile, facts)))), None)
 
 
+def tail_taken_up(kernel: Kernel, div: FloorDiv) -> bool:
+    """The kernel finishes what the floor leaves: a remainder of the floor's extent by its tile,
+    or by a multiple of it (``d % (blockDim.x * V)`` beside ``d / V`` vectors: what lies past the
+    last multiple of the larger size holds what lies past the last multiple of V)."""
+    mine = tile_factors(div.tile)
+    for extent, tile in kernel.tail_handled:
+        if extent == div.extent and (tile == div.tile or _multiset_in(mine, tile_factors(tile))):
+            return True
+    return False
+
+
+def _multiset_in(part: list[str], whole: list[str]) -> bool:
+    return all(whole.count(f) >= part.count(f) for f in set(part))
+
+
 def _asserted_multiple(tile: str, part: str, facts: list[Divisibility] | tuple[Divisibility, ...]) -> bool:
     """``static_assert(BN % 4 == 0)``: the tile BN is written as a multiple of 4, so ``n % 4 == 0``
     says nothing about ``n % BN``."""

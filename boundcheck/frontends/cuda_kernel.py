@@ -326,8 +326,10 @@ class KernelBuilder:
                 kids = children(c)
                 if len(kids) == 2:
                     scope = Scope(kinds=self.state.scope.kinds)
-                    self.kernel.tail_handled.add((render(self.conv.quiet_expr(kids[0], scope)),
-                                                  render(self.conv.quiet_expr(kids[1], scope))))
+                    named = Scope(dict(self.state.scope.env), self.state.scope.kinds)  # `d % (stride * vec_size)`
+                    for sc in (scope, named):
+                        self.kernel.tail_handled.add((render(self.conv.quiet_expr(kids[0], sc)),
+                                                      render(self.conv.quiet_expr(kids[1], sc))))
             elif c.kind == K.CALL_EXPR and c.spelling == "__bc_assert":
                 args = list(c.get_arguments())
                 if args:

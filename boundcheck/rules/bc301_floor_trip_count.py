@@ -1,6 +1,6 @@
 from collections.abc import Iterator
 
-from boundcheck.coverage import atom, brief, floor_contract, floor_fix
+from boundcheck.coverage import atom, brief, floor_contract, floor_fix, tail_taken_up
 from boundcheck.findings import Finding
 from boundcheck.model import Kernel, Module
 from boundcheck.registry import Rule
@@ -15,7 +15,7 @@ class FloorTripCount(Rule):
     def check_kernel(self, module: Module, kernel: Kernel) -> Iterator[Finding]:
         for loop in kernel.loops:
             div = loop.trip
-            if div is None or floor_contract(div, kernel.contracts) or (div.extent, div.tile) in kernel.tail_handled:
+            if div is None or floor_contract(div, kernel.contracts) or tail_taken_up(kernel, div):
                 continue
             ceiling, contract = floor_fix(div, module.language, "tl.cdiv")
             yield self.finding(
