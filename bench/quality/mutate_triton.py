@@ -350,7 +350,7 @@ class TritonMutator:
         for anything else (a lane subtracted, negated, divided or wrapped)."""
         if depth > 8:  # a name read through itself (`T = eos - bos`, `eos = T`): lanes only if written
             return "bad" if "arange" in code(expr) else "none"
-        trend = lambda e: self.lane_trend(fn, e, at, depth + 1)  # noqa: E731
+        trend = lambda e: self.lane_trend(fn, e, at, depth + 1)
         if isinstance(expr, cst.Name):
             assign = self.resolve(fn, expr.value, at)
             return "none" if assign is None else trend(assign.value)

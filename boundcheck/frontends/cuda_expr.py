@@ -226,6 +226,9 @@ class Converter:
 
     def name(self, c: ci.Cursor, scope: Scope) -> Expr:
         n = c.spelling
+        if not n:  # `KV::D_ROPE`, a member of a template parameter: a compile-time value, by its text
+            text = "".join(self.src.text_of(c).split())
+            return Sym(text, Kind.CONST) if text else Sym("?", Kind.OTHER)
         if n == "warpSize" and n not in scope.env:
             return Num(32)  # on every CUDA device: tiles of warpSize are tiles of 32 to a contract
         if n in scope.env:
