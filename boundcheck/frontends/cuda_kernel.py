@@ -316,21 +316,9 @@ class KernelBuilder:
         self.kernel.accesses += _checked_warp_rows(accesses, self.split_rows)
         unbounded = _uncompared_rows(accesses, self.compared_rows)
         self.ceiling_accesses = _checked_warp_rows(accesses, self.split_rows, unbounded) if unbounded else None
-        writes = Writes(body)
+        self._tails(body, nodes, self.state.scope)
         for c in nodes:
-            if c.kind == K.BINARY_OPERATOR and binary_op(c) == "*":
-                self._tail_start(c, writes)
-            if c.kind == K.BINARY_OPERATOR and binary_op(c) == "&":
-                self._tail_mask(c)
-            if c.kind == K.BINARY_OPERATOR and binary_op(c) == "%":
-                kids = children(c)
-                if len(kids) == 2:
-                    scope = Scope(kinds=self.state.scope.kinds)
-                    named = Scope(dict(self.state.scope.env), self.state.scope.kinds)  # `d % (stride * vec_size)`
-                    for sc in (scope, named):
-                        self.kernel.tail_handled.add((render(self.conv.quiet_expr(kids[0], sc)),
-                                                      render(self.conv.quiet_expr(kids[1], sc))))
-            elif c.kind == K.CALL_EXPR and c.spelling == "__bc_assert":
+            if c.kind == K.CALL_EXPR and c.spelling == "__bc_assert":
                 args = list(c.get_arguments())
                 if args:
                     self.kernel.contracts += divisibility(self.conv, args[0], Scope(kinds=self.state.scope.kinds),
@@ -342,22 +330,38 @@ class KernelBuilder:
                                                           "static_assert")
         self.kernel.contracts += assume_comments(self.src, self.fn)
 
-    def _tail_start(self, c: ci.Cursor, writes: Writes) -> None:
+    def _tails(self, body: ci.Cursor, nodes: list[ci.Cursor], at: Scope) -> None:
+        """Where the kernel, or a helper it inlines (under the values its arguments bind), finishes
+        a tail: past ``n / 4 * 4``, past ``n & ~(T - 1)``, or over a remainder ``n % T``."""
+        writes = Writes(body)
+        for c in nodes:
+            op = binary_op(c) if c.kind == K.BINARY_OPERATOR else ""
+            if op == "*":
+                self._tail_start(c, writes, at)
+            elif op == "&":
+                self._tail_mask(c, at)
+            elif op == "%" and len(kids := children(c)) == 2:
+                named = Scope(dict(at.env), at.kinds)  # `d % (stride * vec_size)`, as the floor reads it
+                for sc in (Scope(kinds=at.kinds), named):
+                    self.kernel.tail_handled.add((render(self.conv.quiet_expr(kids[0], sc)),
+                                                  render(self.conv.quiet_expr(kids[1], sc))))
+
+    def _tail_start(self, c: ci.Cursor, writes: Writes, at: Scope) -> None:
         """``n / 4 * 4`` is where the whole packs end: the kernel finishes the tail past it. The
         quotient may be a constant local (``const int n_vec = n / 4; … n_vec * 4``)."""
         kids = [_quotient_of(k, writes) for k in children(c)]
         if len(kids) != 2 or not any(strip(k).kind == K.BINARY_OPERATOR and binary_op(strip(k)) == "/" for k in kids):
             return
-        scope = Scope(dict(self.state.scope.env), self.state.scope.kinds)  # constants as the walk bound them
+        scope = Scope(dict(at.env), at.kinds)  # constants as the walk bound them
         left, right = (self.conv.quiet_expr(k, scope) for k in kids)
         for div, tile in ((left, right), (right, left)):
             if isinstance(div, Bin) and div.op == "/" and render(div.right) == render(tile):
                 self.kernel.tail_handled.add((render(div.left), render(tile)))
 
-    def _tail_mask(self, c: ci.Cursor) -> None:
+    def _tail_mask(self, c: ci.Cursor, at: Scope) -> None:
         """``n & ~(T - 1)`` rounds n down to a multiple of the power of two T: where the whole
         packs end, as ``n / T * T`` does; the kernel finishes the tail past it."""
-        scope, kids = Scope(kinds=self.state.scope.kinds), children(c)
+        scope, kids = Scope(kinds=at.kinds), children(c)
         for value, mask in ((kids[0], kids[1]), (kids[1], kids[0])) if len(kids) == 2 else ():
             mask = strip(mask)
             inner = children(mask) if mask.kind == K.UNARY_OPERATOR and unary_op(mask) == "~" else []
@@ -895,7 +899,8 @@ class KernelBuilder:
         start = len(self.recs)
         try:
             with placed_at_call(self.src, helper, c):
-                self.stmt(body, inner)
+                after = self.stmt(body, inner) or inner
+                self._tails(body, [k for k in preorder(body) if k.kind == K.BINARY_OPERATOR], after.scope)
         finally:
             self.inline_depth -= 1
             self.conv.calls.pop()

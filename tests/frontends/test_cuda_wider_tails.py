@@ -46,3 +46,38 @@ def test_a_tail_past_a_multiple_of_the_vector_takes_up_the_floor(rest: str, rema
 def test_a_tail_of_another_size_or_extent_leaves_the_floor_reported(rest: str, remainder: str) -> None:
     src = KERNEL.replace("REST", rest).replace("REMAINDER", remainder)
     assert (line_of(src, "idx < d / vec_size"), "BC301") in findings(src, Language.CUDA)
+
+
+HELPER = """\
+template <unsigned BLOCK_THREADS, unsigned VEC_SIZE>
+__device__ __forceinline__ void load_chunk(const float* input, float* out, unsigned start, unsigned size, unsigned tx) {
+  const unsigned aligned_size = (size / VEC_SIZE) * VEC_SIZE;
+  for (unsigned i = tx * VEC_SIZE; i < aligned_size; i += BLOCK_THREADS * VEC_SIZE) {
+    for (unsigned j = 0; j < VEC_SIZE; ++j) out[start + i + j] = input[start + i + j];
+  }
+TAIL
+}
+template <unsigned BLOCK_THREADS, unsigned VEC_SIZE>
+__global__ void k(const float* input, float* out, unsigned length, unsigned chunk, unsigned groups) {
+  const unsigned start = blockIdx.x % groups * chunk;
+  load_chunk<BLOCK_THREADS, VEC_SIZE>(input, out, start, min(start + chunk, length) - start, threadIdx.x);
+}
+"""
+TAIL = """\
+  for (unsigned i = aligned_size + tx; i < size; i += BLOCK_THREADS) {
+    out[start + i] = input[start + i];
+  }
+"""
+
+
+def test_a_helper_that_finishes_its_own_tail_skips_nothing() -> None:
+    """flashinfer's top-k loads a chunk in whole vectors up to ``size / V * V`` inside an inlined
+    helper, then the elements past it: the helper's tail start, read under its arguments."""
+    assert findings(HELPER.replace("TAIL\n", TAIL), Language.CUDA) == []
+
+
+def test_a_helper_walking_a_floor_it_never_rounds_skips_the_tail() -> None:
+    src = HELPER.replace("TAIL\n", "").replace("(size / VEC_SIZE) * VEC_SIZE", "size / VEC_SIZE").replace(
+        "i = tx * VEC_SIZE; i < aligned_size; i += BLOCK_THREADS * VEC_SIZE", "i = tx; i < aligned_size; i += BLOCK_THREADS").replace(
+        "[start + i + j]", "[start + i * VEC_SIZE + j]")
+    assert (line_of(src, "i < aligned_size"), "BC301") in findings(src, Language.CUDA)
