@@ -218,8 +218,8 @@ def launch_bound(src: Source, fn: ci.Cursor, values: dict[str, int | None]) -> i
     name = m.group(1)
     n = int(name) if name.isdigit() else values.get(name)
     if n is None and not name.isdigit():  # a macro the kernel's body never reads: its #define
-        define = re.compile(rf"\s*#\s*define\s+{name}\s+\(?(\d+)\)?\s*(?://.*)?$")
-        n = next((int(d[1]) for line in src.lines if (d := define.match(line))), None)
+        d = re.search(rf"^[ \t]*#[ \t]*define[ \t]+{name}[ \t]+\(?(\d+)\)?[ \t]*(?://.*)?$", src.text, re.MULTILINE)
+        n = int(d[1]) if d else None
     return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else None
 
 

@@ -900,7 +900,7 @@ class KernelBuilder:
         try:
             with placed_at_call(self.src, helper, c):
                 after = self.stmt(body, inner) or inner
-                self._tails(body, [k for k in preorder(body) if k.kind == K.BINARY_OPERATOR], after.scope)
+                self._tails(body, _binary_operators(body), after.scope)
         finally:
             self.inline_depth -= 1
             self.conv.calls.pop()
@@ -2224,6 +2224,15 @@ def _is_test(c: ci.Cursor) -> bool:
     """A comparison or a logical combination of them: a condition, whatever type holds it."""
     c = strip(c)
     return c.kind == K.BINARY_OPERATOR and binary_op(c) in COMPARISONS
+
+
+def _binary_operators(body: ci.Cursor) -> list[ci.Cursor]:
+    """The binary operators in a helper's body, listed once per body: a helper is inlined at each
+    of its calls, and its tail starts are read at each under that call's arguments."""
+    found = getattr(body, "_bc_binaries", None)
+    if found is None:
+        found = body._bc_binaries = [k for k in preorder(body) if k.kind == K.BINARY_OPERATOR]
+    return found
 
 
 class Writes:
