@@ -779,12 +779,11 @@ class KernelAnalyser:
             return self._branch_facts(ast.Compare(test.left, [ast.Eq()], test.comparators), True)
         if taken and isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
             left, right = test.left, test.comparators[0]
-            if _is_zero(left):
-                left, right = right, left
-            if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod) and _is_zero(right):
+            mod = left if _is_zero(right) else right if _is_zero(left) else None
+            if isinstance(mod, ast.BinOp) and isinstance(mod.op, ast.Mod) \
+                    and (fact := divisibility(test, self.text, BRANCH_CONDITION)) is not None:
                 # `if K % BLOCK_K == 0:` (and the `else` of `!= 0`): the branch holds whole tiles
-                return [] if self._positional(left.left) else \
-                    [Divisibility(self.text(left.left), self.text(left.right), BRANCH_CONDITION)]
+                return [] if self._positional(mod.left) else [fact]
             facts = []
             while isinstance(left, ast.BinOp) and isinstance(left.op, ast.BitAnd):
                 facts += self._branch_facts(left.left, True)
