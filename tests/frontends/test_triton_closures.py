@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from tests.checking import findings, line_of
 
 KERNEL = '''\
@@ -44,30 +46,26 @@ def test_a_closure_sees_the_assert_before_its_def() -> None:
         ''') == []
 
 
-def test_an_assert_after_the_def_or_in_a_sibling_function_is_not_taken() -> None:
-    assert _check('''\
-        def run(x, y, nheads, heads_per_block):
-            grid = (1, triton.cdiv(nheads, heads_per_block))
+UNCHECKED = '''\
+    def run(x, y, nheads, heads_per_block):
+        grid = (1, triton.cdiv(nheads, heads_per_block))
 
-            def launch():
-                heads[grid](x, y, HEADS_PER_BLOCK=heads_per_block)
+        def launch():
+            heads[grid](x, y, HEADS_PER_BLOCK=heads_per_block)
 
-            assert nheads % heads_per_block == 0
-            launch()
+    LATER
+        launch()
+    '''
+SIBLING = """
+
+    def other(nheads, heads_per_block):
+        assert nheads % heads_per_block == 0
+    """
 
 
-        def other(nheads, heads_per_block):
-            assert nheads % heads_per_block == 0
-        ''') == _reported()
-
-
-def test_a_closure_without_the_assert_is_reported() -> None:
-    assert _check('''\
-        def run(x, y, nheads, heads_per_block):
-            grid = (1, triton.cdiv(nheads, heads_per_block))
-
-            def launch():
-                heads[grid](x, y, HEADS_PER_BLOCK=heads_per_block)
-
-            launch()
-        ''') == _reported()
+@pytest.mark.parametrize("later, sibling", [
+    ("", ""),  # no assert anywhere
+    ("    assert nheads % heads_per_block == 0\n", SIBLING),  # after the def, and in another function
+])
+def test_a_closure_the_enclosing_asserts_do_not_reach_is_reported(later: str, sibling: str) -> None:
+    assert _check(UNCHECKED.replace("LATER\n", later) + sibling) == _reported()
