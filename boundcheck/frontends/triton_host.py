@@ -86,6 +86,8 @@ class _Host:
             value = dict(self._mapping(node.value) or ()).get(node.slice.value)
             if value is not None:
                 return self.expr(value, depth + 1)
+        if isinstance(node, ast.Attribute) and (value := self.saved(node)) is not None and depth < _MAX_DEPTH:
+            return self.expr(value, depth + 1)  # `ctx.BT` in backward: the forward's `ctx.BT = 64`
         if isinstance(node, ast.Call) and callee(node.func) == "cdiv" and len(node.args) == 2:
             return sy.Call("cdiv", tuple(self.expr(a, depth) for a in node.args))
         if isinstance(node, ast.Call) and callee(node.func) in _ROUNDS and len(node.args) == 1:
@@ -105,11 +107,23 @@ class _Host:
     def render(self, node: ast.expr) -> str:
         return sy.render(self.expr(node))
 
+    def saved(self, node: ast.Attribute) -> ast.expr | None:
+        """``ctx.X`` read in a method of an autograd Function: the value its forward saved, if fixed."""
+        if not (isinstance(node.value, ast.Name) and isinstance(self.scope, ast.FunctionDef)):
+            return None
+        params = [*self.scope.args.posonlyargs, *self.scope.args.args]
+        if not params or params[0].arg != node.value.id:
+            return None
+        return self.ctx.saved.get(id(self.scope), {}).get(node.attr)
+
     def resolve(self, node: ast.expr) -> ast.expr:
         for _ in range(_MAX_DEPTH):
-            if not (isinstance(node, ast.Name) and node.id in self.env):
+            if isinstance(node, ast.Name) and node.id in self.env:
+                node = self.env[node.id]
+            elif isinstance(node, ast.Attribute) and (value := self.saved(node)) is not None:
+                node = value
+            else:
                 break
-            node = self.env[node.id]
         return node
 
     def declare(self, test: ast.expr) -> None:

@@ -23,6 +23,7 @@ from boundcheck.frontends.triton_foreign import FAR, Helper, dotted, placed
 from boundcheck.frontends.triton_head_rows import head_in_row, whole_last_dimension
 from boundcheck.frontends.triton_items import whole_item
 from boundcheck.frontends.triton_presence import NONE, Optional, argument_presence, presence, rewritten
+from boundcheck.frontends.triton_saved import saved_values
 from boundcheck.frontends.triton_signs import written_params
 from boundcheck.frontends.triton_subtiles import column_in_known_row, column_in_row, power_of_two_names
 from boundcheck.frontends.triton_tile_aliases import aliases, with_aliases
@@ -136,6 +137,11 @@ class ModuleContext:
     @cached_property
     def real_path(self) -> str:
         return os.path.realpath(self.path)
+
+    @cached_property
+    def saved(self) -> dict[int, dict[str, ast.expr]]:
+        """Per method (by node id) of an autograd Function, the values its forward saves on ctx."""
+        return saved_values(self.tree) if self.tree is not None else {}
 
     @cached_property
     def launchers(self) -> dict[str, list[ast.Call]]:
