@@ -243,9 +243,9 @@ class _Host:
         params = [a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]]
         constexpr = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]
                      if a.annotation is not None and "constexpr" in ast.unparse(a.annotation)}
-        configs = config_values(fn)
+        configs = config_values(fn, self.ctx.tree)
         implicit = _implicit_params(fn) | set(configs)
-        pairs = _bind_arguments(node, [p for p in params if p not in implicit], by_name=unread_configs(fn))
+        pairs = _bind_arguments(node, [p for p in params if p not in implicit], by_name=unread_configs(fn, self.ctx.tree))
         bound: dict[str, str] = {}
         for pname, value in pairs:
             if pname is None:

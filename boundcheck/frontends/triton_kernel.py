@@ -1891,7 +1891,7 @@ class KernelAnalyser:
     @cached_property
     def _configs(self) -> dict[str, set[int] | None]:
         """The kernel's own autotune configs, read once (:func:`config_values`)."""
-        return config_values(self.ctx.jit.get(self.root, self.fn))
+        return config_values(self.ctx.jit.get(self.root, self.fn), self.ctx.tree)
 
     @cached_property
     def _unit_tiles(self) -> set[str]:
