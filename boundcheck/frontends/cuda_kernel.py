@@ -2427,6 +2427,10 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
     flag = scope.flag(c.spelling) if c.kind == K.DECL_REF_EXPR and depth < 4 else []
     if len(flag) == 1 or flag and not negated:  # a flag set once (`const bool full = n % T == 0;`)
         return [d for test, at in flag for d in divisibility(conv, test, at, origin, negated, depth + 1)]
+    if c.kind == K.CALL_EXPR and depth < 4 and (predicate := _predicate(c)) is not None:
+        test, names = predicate  # `shape_ok(k, n)`, a helper that returns `n % 64 == 0 && …`
+        bound = Scope({n: conv.quiet_expr(a, scope) for n, a in zip(names, arguments(c))}, scope.kinds)
+        return divisibility(conv, test, bound, origin, negated, depth + 1)
     if c.kind != K.BINARY_OPERATOR or len(kids) != 2:
         return []
     op = binary_op(c)
@@ -2443,6 +2447,18 @@ def divisibility(conv: Converter, c: ci.Cursor, scope: Scope, origin: str,
         if conv.quiet_expr(zero, scope) == Num(0):
             return _remainder(conv, strip(mod), scope, origin)
     return []
+
+
+def _predicate(call: ci.Cursor) -> tuple[ci.Cursor, list[str]] | None:
+    """The test a called function returns as its whole body (``return k % kBlockK == 0 && …;``),
+    with its parameters' names, for a call that passes each of them."""
+    decl = call.referenced
+    fn = decl.get_definition() if decl is not None and decl.kind == K.FUNCTION_DECL else None
+    test = returned_expr(fn) if fn is not None else None
+    names = [p.spelling for p in params(fn)] if test is not None else []
+    if test is None or len(names) != len(arguments(call)) or not all(names):
+        return None
+    return test, names
 
 
 def equality_facts(conv: Converter, left: ci.Cursor, right: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:

@@ -141,11 +141,14 @@ class _Host:
             if equality:
                 self.equalities.append(found)  # a == b: a contract only for a grid divided by b
 
-    def facts_of(self, test: ast.expr, origin: str = "host assert") -> list[tuple[Divisibility, bool]]:
+    def facts_of(self, test: ast.expr, origin: str = "host assert", depth: int = 0) -> list[tuple[Divisibility, bool]]:
         """The divisibility facts a test states, each with whether it is an equality ``a == b``."""
         parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
         out = []
         for part in parts:
+            if depth < _MAX_DEPTH and (inlined := self.predicate(part)) is not None:
+                out += self.facts_of(inlined, origin, depth + 1)
+                continue
             found = divisibility(part, self.render, origin)
             if found and not (found.extent.isdigit() and found.tile.isdigit()):  # 128 % 32 == 0 says nothing
                 equality = not (isinstance(part, ast.Compare) and isinstance(part.left, ast.BinOp))
@@ -183,6 +186,25 @@ class _Host:
                     self.synthetic.append(moved := _Substitute(given, placeless=True).visit(copy.deepcopy(test)))
                     out.append(moved)
         return out
+
+    def predicate(self, call: ast.expr) -> ast.expr | None:
+        """``shape_ok(k, n)``, a module function whose body returns one test (``return n % 64 == 0
+        and …``): that test in the call's arguments."""
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)) \
+                or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        fn = self.ctx.functions.get(call.func.id)
+        body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))] \
+            if fn is not None else []
+        if fn is None or len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
+        given = dict(zip(params, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
+        test = body[0].value
+        if not {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} & set(params) <= set(given):
+            return None
+        self.synthetic.append(moved := _Substitute(given, placeless=True).visit(copy.deepcopy(test)))
+        return moved
 
     def kernel_of(self, node: ast.expr) -> str | None:
         """The one jit function a launch's callee names (:meth:`kernels_of`), else None."""
@@ -706,9 +728,10 @@ def _raises(body: list[ast.stmt]) -> bool:
     return any(isinstance(s, ast.Raise) for s in body)
 
 
-def _held_after_raise(test: ast.expr) -> list[ast.Compare]:
+def _held_after_raise(test: ast.expr) -> list[ast.expr]:
     """The equalities that hold past ``if test: raise``: ``K % B != 0`` (or ``K % B``, or ``not
-    K % B == 0``) gives ``K % B == 0``; ``a or b`` gives what each side gives."""
+    K % B == 0``) gives ``K % B == 0``; ``not ok(K)`` gives ``ok(K)``; ``a or b`` gives what each
+    side gives."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
         return [held for value in test.values for held in _held_after_raise(value)]
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq):
@@ -718,6 +741,8 @@ def _held_after_raise(test: ast.expr) -> list[ast.Compare]:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Compare) \
             and len(test.operand.ops) == 1 and isinstance(test.operand.ops[0], ast.Eq):
         return [test.operand]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Call):
+        return [test.operand]  # a predicate's test (:meth:`_Host.predicate`)
     return []
 
 
