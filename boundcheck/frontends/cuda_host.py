@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
+from boundcheck.frontends.cuda_expr import Converter, Scope, callee, children, is_integer, params, strip
 from boundcheck.frontends.cuda_kernel import assume_comments, divisibility, equality_facts
 from boundcheck.frontends.cuda_parse import (
     Token,
@@ -702,7 +702,7 @@ def _inexact_quotient(e: Expr) -> bool:
 
 _LEAVE = {"exit", "_exit", "_Exit", "quick_exit", "abort"}
 _ROUNDED_MASK = re.compile(rb"&\s*~")  # `(V + 63) & ~63`, not a destructor `~Name()`
-_DEPTH = 3  # callers followed upwards: main → test driver → launcher; no fixpoint over a call graph
+_DEPTH = 4  # callers followed upwards: main → test driver → dispatcher → launcher; no fixpoint over a call graph
 
 
 def rejected(conv: Converter, c: ci.Cursor, scope: Scope) -> list[Divisibility]:
@@ -984,10 +984,11 @@ class _CallWalk:
 
     def calls(self, s: ci.Cursor, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:
         for k in preorder(s):
-            if k.kind != K.CALL_EXPR or k.spelling not in self.spellings:
+            name = callee(k) if k.kind == K.CALL_EXPR else ""  # also a call a dependent argument leaves unnamed
+            if name not in self.spellings:
                 continue
             ref = k.referenced
-            usrs = self.spellings[k.spelling]
+            usrs = self.spellings[name]
             usr = ref.get_usr() if ref is not None else ""
             if usr not in usrs and len(usrs) != 1:
                 continue  # an overload this call may not reach

@@ -135,6 +135,35 @@ using at::PackedTensorAccessor64; using at::PackedTensorAccessor;
 using at::kFloat; using at::kHalf; using at::kBFloat16; using at::kDouble; using at::kInt; using at::kLong;
 using at::kBool; using at::kCUDA;
 }
+namespace torch {  // the stable ABI (torch/csrc/stable, torch/headeronly) of extensions built for any torch
+namespace headeronly {
+using c10::ScalarType; using c10::Half; using c10::BFloat16; using IntHeaderOnlyArrayRef = c10::IntArrayRef;
+template <typename T> struct CppTypeToScalarType { static constexpr ScalarType value = ScalarType::Float; };
+}
+namespace stable {
+class Tensor {
+ public:
+  template <typename T> __host__ T* data_ptr() const;
+  template <typename T> __host__ T* mutable_data_ptr() const;
+  template <typename T> __host__ const T* const_data_ptr() const;
+  __host__ void* data_ptr() const; __host__ void* mutable_data_ptr() const; __host__ const void* const_data_ptr() const;
+  __host__ long long size(long long) const; __host__ long long stride(long long) const;
+  __host__ c10::IntArrayRef sizes() const; __host__ c10::IntArrayRef strides() const;
+  __host__ long long numel() const; __host__ long long dim() const; __host__ long long storage_offset() const;
+  __host__ c10::ScalarType scalar_type() const; __host__ c10::Device device() const; __host__ int get_device() const;
+  __host__ bool is_cuda() const; __host__ bool is_contiguous() const; __host__ bool defined() const;
+  __host__ long long element_size() const;
+};
+template <typename... A> __host__ Tensor empty(A&&...);
+template <typename... A> __host__ Tensor from_blob(A&&...);
+template <typename... A> __host__ Tensor empty_like(A&&...);
+template <typename... A> __host__ Tensor zero_(A&&...);
+namespace accelerator {
+struct DeviceGuard { __host__ explicit DeviceGuard(long long); };
+__host__ void* getCurrentStream(long long);
+}
+}
+}
 template <typename T> __device__ T gpuAtomicAdd(T*, T);
 template <typename T> __device__ void gpuAtomicAddNoReturn(T*, T);
 template <typename T> __device__ T gpuAtomicMax(T*, T);
@@ -144,6 +173,11 @@ template <typename T> __device__ T gpuAtomicMin(T*, T);
 #define AT_ASSERTM(cond, ...) __bc_assert(cond)
 #define AT_ASSERT(cond, ...) __bc_assert(cond)
 #define AT_CHECK(cond, ...) __bc_assert(cond)
+#define STD_TORCH_CHECK(cond, ...) __bc_assert(cond)
+#define STD_TORCH_CHECK_NOT_IMPLEMENTED(cond, ...) __bc_assert(cond)
+#define STABLE_TORCH_LIBRARY(ns, m) void boundcheck_stable_library(int m)
+#define STABLE_TORCH_LIBRARY_FRAGMENT(ns, m) void boundcheck_stable_fragment(int m)
+#define STABLE_TORCH_LIBRARY_IMPL(ns, key, m) void boundcheck_stable_impl(int m)
 #define C10_CUDA_KERNEL_LAUNCH_CHECK() ((void)0)
 #define C10_CUDA_CHECK(x) ((void)(x))
 #define AT_CUDA_CHECK(x) ((void)(x))
