@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -283,7 +284,7 @@ class _Host:
             flag = flag_of(self.resolve(value), names) if pname else None
             if flag and pname:
                 facts = tuple(Divisibility(e, t, "launch argument") for f in flag.facts
-                              for e in to_kernel.get(f.extent, [f.extent]) for t in to_kernel.get(f.tile, [f.tile]))
+                              for e in to_kernel.get(f.extent, [f.extent]) for t in _kernel_tiles(f.tile, to_kernel))
                 self.ctx.flag_facts.setdefault(name, {})[pname] = Flag(facts, flag.when)
         self.ctx.subtiles.setdefault(name, []).append(launch_subtiles(
             pairs, constexpr & set(params), self.resolve, self.render, lambda: self.ctx.power_of_two_names))
@@ -575,6 +576,18 @@ def _dividing(tile: str, to_kernel: dict[str, list[str]], constexpr: set[str], b
             if values and all(v > 0 and int(tile) % v == 0 for v in values):
                 out.add(p)
     return out
+
+
+def _kernel_tiles(tile: str, to_kernel: dict[str, list[str]]) -> list[str]:
+    """A host tile in the kernel's names: the parameters it is passed as, or for a product of
+    host values (``BLOCK_K * SPLIT_K`` on the host, rendered ``32 * 8``) the products of the
+    parameters each factor is passed as; else the tile as the host writes it."""
+    if tile in to_kernel:
+        return to_kernel[tile]
+    factors = tile.split(" * ")
+    if len(factors) < 2 or not all(f in to_kernel for f in factors):
+        return [tile]
+    return [" * ".join(p) for p in itertools.islice(itertools.product(*(to_kernel[f] for f in factors)), 8)]
 
 
 def _implicit_params(fn: ast.FunctionDef) -> set[str]:

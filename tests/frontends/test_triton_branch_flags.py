@@ -46,3 +46,44 @@ def test_a_flag_true_exactly_where_the_tiles_are_whole_picks_the_unmasked_branch
 def test_a_flag_read_the_other_way_leaves_the_unmasked_load_on_the_partial_tile(flag: str) -> None:
     src = KERNEL.replace("FLAG\n", flag)
     assert findings(src) == [(line_of(src, "x = tl.load(x_ptr + offs)"), "BC101")]
+
+
+SPLIT = '''\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def shrink(x, out, K, BLOCK_K: tl.constexpr, EVEN_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    pid_sk = tl.program_id(axis=1)
+    offset_k = pid_sk * BLOCK_K + tl.arange(0, BLOCK_K)
+    a_ptr = x + offset_k
+    acc = tl.zeros((BLOCK_K,), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
+        if EVEN_K:
+            a = tl.load(a_ptr)
+        else:
+            a = tl.load(a_ptr, mask=offset_k < K - k * (BLOCK_K * SPLIT_K), other=0.0)
+        acc += a
+        a_ptr += BLOCK_K * SPLIT_K
+    tl.atomic_add(out + tl.arange(0, BLOCK_K), acc)
+
+
+def run(x, out):
+    K = x.shape[0]
+    BLOCK_K = 32
+    SPLIT_K = 8
+    EVEN_K = FLAG
+    shrink[(1, SPLIT_K)](x, out, K, BLOCK_K, EVEN_K, SPLIT_K)
+'''
+
+
+def test_a_flag_on_a_product_of_host_sizes_names_the_kernels_split_k_step() -> None:
+    """lorax's sgmv shrink: ``EVEN_K = K % (BLOCK_K * SPLIT_K) == 0`` with both sizes host locals
+    passed positionally is the kernel's ``K % (BLOCK_K * SPLIT_K) == 0``, its whole split-K steps."""
+    assert findings(SPLIT.replace("FLAG", "K % (BLOCK_K * SPLIT_K) == 0")) == []
+
+
+def test_a_flag_on_another_product_leaves_the_split_k_load_reported() -> None:
+    src = SPLIT.replace("FLAG", "K % (SPLIT_K * 2) == 0")
+    assert findings(src) == [(line_of(src, "a = tl.load(a_ptr)"), "BC101")]
