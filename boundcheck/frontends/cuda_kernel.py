@@ -82,6 +82,7 @@ from boundcheck.model import (
     Use,
     Walk,
 )
+from boundcheck.prose import stated_multiples
 from boundcheck.symbolic import (
     FLIP,
     Bin,
@@ -328,7 +329,7 @@ class KernelBuilder:
                 if kids:
                     self.kernel.contracts += divisibility(self.conv, kids[0], Scope(kinds=self.state.scope.kinds),
                                                           "static_assert")
-        self.kernel.contracts += assume_comments(self.src, self.fn)
+        self.kernel.contracts += assume_comments(self.src, self.fn, prose=True)
 
     def _tails(self, body: ci.Cursor, nodes: list[ci.Cursor], at: Scope) -> None:
         """Where the kernel, or a helper it inlines (under the values its arguments bind), finishes
@@ -2515,16 +2516,38 @@ def _rounded_up_units(limit: str, w: int) -> bool:
     return bool(re.fullmatch(rf"(?:ceil_div|cdiv|div_ceil)\(.+, {w}\)", limit))
 
 
-def assume_comments(src: Source, fn: ci.Cursor) -> list[Divisibility]:
-    """``// boundcheck: assume K % TILE == 0`` inside the kernel or on the lines just above it."""
+def assume_comments(src: Source, fn: ci.Cursor, prose: bool = False) -> list[Divisibility]:
+    """``// boundcheck: assume K % TILE == 0`` inside the function or on the lines just above it;
+    with ``prose`` (a kernel's own documentation), also the divisibility its comments state in
+    words between its parameters (``// n must be a multiple of 4``:
+    :func:`~boundcheck.prose.stated_multiples`)."""
     start, end = first(fn).line, last(fn).line
     lines = src.lines
     out = []
     top = start - 1
-    while top > 0 and lines[top - 1].strip().startswith(("//", "template", "__launch_bounds__")):
+    while top > 0 and lines[top - 1].strip().startswith(("//", "/*", "*", "template", "__launch_bounds__")):
         top -= 1
+    comments, previous = [], -2
     for n in range(max(top, 1), min(end, len(lines)) + 1):
         m = _ASSUME.search(lines[n - 1])
         if m:
             out += [Divisibility(a, b, "assume comment") for a, b in _DIVISIBLE.findall(m.group(1))]
+        if (text := _comment(lines[n - 1])) is not None:
+            comments.append(("\n" if n == previous + 1 else "\n\n") + text)
+            previous = n
+    names = {p.spelling for p in params(fn)} | {k.spelling for k in child_list(fn) if k.kind in _TEMPLATE_PARAMS}
+    out += [Divisibility(extent, tile, "documented precondition")
+            for extent, tile in (stated_multiples("".join(comments)) if prose else ())
+            if extent in names and all(f in names or f.isdigit() for f in tile_factors(tile))]
     return out
+
+
+_TEMPLATE_PARAMS = (K.TEMPLATE_NON_TYPE_PARAMETER,)
+
+
+def _comment(line: str) -> str | None:
+    """The text of a line's ``//`` comment, or of a line inside (or opening) a ``/* … */`` block."""
+    if "//" in line:
+        return line.split("//", 1)[1]
+    stripped = line.strip()
+    return stripped.lstrip("/*").rstrip("*/") if stripped.startswith(("/*", "*")) else None

@@ -1,5 +1,5 @@
-"""What authors state about sizes, read where they state it: a kernel docstring's ``assert`` line and
-a kernel ``assert`` (preconditions, as a contract must be), a launch's ``x.stride(3)`` into a tensor
+"""What authors state about sizes, read where they state it: a kernel docstring's ``assert`` line or
+sentence and a kernel ``assert`` (preconditions, as a contract must be), a launch's ``x.stride(3)`` into a tensor
 whose shape is allocated or asserted on the host, a grid or trip count divided by 1, and a scalar
 ``tl.where`` choosing between 0 and a ceiling numerator. Each beside a near variant still reported."""
 
@@ -36,12 +36,17 @@ def test_a_docstring_assert_is_a_contract() -> None:
     assert findings(_k_loop(doc="    assert K % (BLOCK_K * SPLIT_K) == 0")) == []
 
 
+def test_a_docstring_sentence_stating_the_divisibility_is_a_contract() -> None:
+    assert findings(_k_loop(doc="    K must be a multiple of BLOCK_K * SPLIT_K.")) == []
+
+
 def test_a_kernel_assert_is_a_contract() -> None:
     assert findings(_k_loop(pre="    assert K % BLOCK_K == 0\n")) == []
 
 
-def test_docstring_prose_and_other_asserts_are_no_contract() -> None:
-    for doc in ("    K must be a multiple of BLOCK_K.", "    assert K > 0", "    # assert K % BLOCK_K == 0"):
+def test_conditional_prose_and_other_asserts_are_no_contract() -> None:
+    for doc in ("    If K is a multiple of BLOCK_K, no mask is needed.", "    assert K > 0",
+                "    # assert K % BLOCK_K == 0"):
         src = _k_loop(doc=doc)
         assert findings(src) == [(line_of(src, "a = tl.load(a_ptr + offs_k)"), "BC101")], doc
 
