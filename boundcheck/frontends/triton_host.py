@@ -16,6 +16,7 @@ from boundcheck.frontends.pysource import callee
 from boundcheck.frontends.triton_configs import config_values, unread_configs
 from boundcheck.frontends.triton_imports import imported_check
 from boundcheck.frontends.triton_kernel import Flag, ModuleContext, assume_fact, divisibility, flag_of
+from boundcheck.frontends.triton_saved import first_param
 from boundcheck.frontends.triton_subtiles import dispatched_kernels, launch_subtiles
 from boundcheck.model import Divisibility, Launch
 
@@ -110,10 +111,8 @@ class _Host:
 
     def saved(self, node: ast.Attribute) -> ast.expr | None:
         """``ctx.X`` read in a method of an autograd Function: the value its forward saved, if fixed."""
-        if not (isinstance(node.value, ast.Name) and isinstance(self.scope, ast.FunctionDef)):
-            return None
-        params = [*self.scope.args.posonlyargs, *self.scope.args.args]
-        if not params or params[0].arg != node.value.id:
+        if not (isinstance(node.value, ast.Name) and isinstance(self.scope, ast.FunctionDef)
+                and first_param(self.scope) == node.value.id):
             return None
         return self.ctx.saved.get(id(self.scope), {}).get(node.attr)
 
@@ -173,35 +172,31 @@ class _Host:
             if name not in self.ctx.checks:
                 self.ctx.checks[name] = imported_check(self.ctx.tree, self.ctx.path, name)
             fn = self.ctx.checks[name]
-        if fn is None or any(isinstance(a, ast.Starred) for a in call.args):
+        if fn is None:
             return []
-        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
-        given = dict(zip(params, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
-        out = []
-        for stmt in fn.body:
-            tests = [stmt.test] if isinstance(stmt, ast.Assert) else \
-                _held_after_raise(stmt.test) if isinstance(stmt, ast.If) and _raises(stmt.body) else []
-            for test in tests:
-                named = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
-                if named & set(params) <= set(given):
-                    self.synthetic.append(moved := _Substitute(given, placeless=True).visit(copy.deepcopy(test)))
-                    out.append(moved)
-        return out
+        tests = [test for stmt in fn.body for test in (
+            [stmt.test] if isinstance(stmt, ast.Assert) else
+            _held_after_raise(stmt.test) if isinstance(stmt, ast.If) and _raises(stmt.body) else [])]
+        return [moved for test in tests if (moved := self._in_arguments(fn, call, test)) is not None]
 
     def predicate(self, call: ast.expr) -> ast.expr | None:
         """``shape_ok(k, n)``, a module function whose body returns one test (``return n % 64 == 0
         and …``): that test in the call's arguments."""
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)) \
-                or any(isinstance(a, ast.Starred) for a in call.args):
-            return None
-        fn = self.ctx.functions.get(call.func.id)
+        fn = self.ctx.functions.get(call.func.id) \
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) else None
         body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))] \
             if fn is not None else []
-        if fn is None or len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        return self._in_arguments(fn, call, body[0].value)  # type: ignore[arg-type]
+
+    def _in_arguments(self, fn: ast.FunctionDef, call: ast.Call, test: ast.expr) -> ast.expr | None:
+        """A test of ``fn``'s body with its parameters replaced by what ``call`` passes (another
+        module's nodes placeless); None where it names a parameter the call does not pass."""
+        if any(isinstance(a, ast.Starred) for a in call.args):
             return None
         params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
         given = dict(zip(params, call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
-        test = body[0].value
         if not {n.id for n in ast.walk(test) if isinstance(n, ast.Name)} & set(params) <= set(given):
             return None
         self.synthetic.append(moved := _Substitute(given, placeless=True).visit(copy.deepcopy(test)))

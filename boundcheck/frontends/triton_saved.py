@@ -21,14 +21,13 @@ def saved_values(tree: ast.Module) -> dict[int, dict[str, ast.expr]]:
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef):
             continue
-        methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and _first_param(s)]
+        methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and first_param(s)]
         stores: dict[str, list[ast.expr | None]] = {}
         for method in methods:
-            ctx = _first_param(method)
-            names = _single_assignments(method)
-            for target, value in _attribute_stores(method, ctx):
-                closed = _closed(value, names) if method.name in _SAVING else None
-                stores.setdefault(target, []).append(closed)
+            ctx, names = first_param(method), _single_assignments(method)
+            for target, value in _assigned(method):
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == ctx:
+                    stores.setdefault(target.attr, []).append(_closed(value, names) if method.name in _SAVING else None)
         saved = {attr: values[0] for attr, values in stores.items() if len(values) == 1 and values[0] is not None}
         if saved:
             for method in methods:
@@ -36,69 +35,48 @@ def saved_values(tree: ast.Module) -> dict[int, dict[str, ast.expr]]:
     return out
 
 
-def _first_param(fn: ast.FunctionDef) -> str | None:
+def first_param(fn: ast.FunctionDef) -> str | None:
+    """The name of a method's first parameter (``ctx`` of ``forward(ctx, …)``)."""
     params = [*fn.args.posonlyargs, *fn.args.args]
     return params[0].arg if params else None
 
 
-def _attribute_stores(fn: ast.FunctionDef, ctx: str | None) -> Iterator[tuple[str, ast.expr | None]]:
-    """``ctx.X = v`` (also in a tuple, ``ctx.X, ctx.Y = a, b``) anywhere in fn: (X, v or None where
-    the value is not one expression, or the attribute is written another way)."""
+def _assigned(fn: ast.FunctionDef) -> Iterator[tuple[ast.expr, ast.expr | None]]:
+    """Every target fn binds, as the innermost target of a tuple (``a, ctx.X = 1, b``), with its
+    value where one ``=`` pairs it with one expression (else None: ``+=``, a loop, a ``with``)."""
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                yield from _stored(target, node.value, ctx)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            yield from _stored(node.target, None, ctx)
+                yield from _pairs(target, node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.NamedExpr)):
+            yield from _pairs(node.target, None)
+        elif isinstance(node, ast.With):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    yield from _pairs(item.optional_vars, None)
 
 
-def _stored(target: ast.expr, value: ast.expr | None, ctx: str | None) -> Iterator[tuple[str, ast.expr | None]]:
-    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == ctx:
-        yield target.attr, value
-    elif isinstance(target, (ast.Tuple, ast.List)):
+def _pairs(target: ast.expr, value: ast.expr | None) -> Iterator[tuple[ast.expr, ast.expr | None]]:
+    if isinstance(target, (ast.Tuple, ast.List)):
         values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
             else [None] * len(target.elts)
         for t, v in zip(target.elts, values):
-            yield from _stored(t, v, ctx)
+            yield from _pairs(t, v)
+    elif isinstance(target, ast.Starred):
+        yield from _pairs(target.value, None)
+    else:
+        yield target, value
 
 
 def _single_assignments(fn: ast.FunctionDef) -> dict[str, ast.expr]:
-    """Names fn assigns exactly once, by one plain ``=`` (and never as a parameter or loop target)."""
+    """Names fn binds exactly once, by one plain ``=`` (and never as a parameter or loop target)."""
     values: dict[str, list[ast.expr | None]] = {}
     for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]:
         values.setdefault(a.arg, []).append(None)
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                for name, value in _named(target, node.value):
-                    values.setdefault(name, []).append(value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.comprehension, ast.With,
-                               ast.NamedExpr)):
-            for target in _targets(node):
-                for name in ast.walk(target):
-                    if isinstance(name, ast.Name):
-                        values.setdefault(name.id, []).append(None)
+    for target, value in _assigned(fn):
+        if isinstance(target, ast.Name):
+            values.setdefault(target.id, []).append(value)
     return {name: vs[0] for name, vs in values.items() if len(vs) == 1 and vs[0] is not None}
-
-
-def _targets(node: ast.AST) -> list[ast.expr]:
-    if isinstance(node, ast.With):
-        return [item.optional_vars for item in node.items if item.optional_vars is not None]
-    return [node.target]  # type: ignore[attr-defined]
-
-
-def _named(target: ast.expr, value: ast.expr | None) -> Iterator[tuple[str, ast.expr | None]]:
-    if isinstance(target, ast.Name):
-        yield target.id, value
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        values = value.elts if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
-            else [None] * len(target.elts)
-        for t, v in zip(target.elts, values):
-            yield from _named(t, v)
-    else:
-        for name in ast.walk(target):
-            if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                yield name.id, None
 
 
 def _closed(value: ast.expr | None, names: dict[str, ast.expr], depth: int = 0) -> ast.expr | None:
