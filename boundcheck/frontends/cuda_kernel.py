@@ -82,7 +82,7 @@ from boundcheck.model import (
     Use,
     Walk,
 )
-from boundcheck.prose import stated_multiples
+from boundcheck.prose import C_COMMENT, comment_text, stated_multiples
 from boundcheck.symbolic import (
     FLIP,
     Bin,
@@ -2527,27 +2527,14 @@ def assume_comments(src: Source, fn: ci.Cursor, prose: bool = False) -> list[Div
     top = start - 1
     while top > 0 and lines[top - 1].strip().startswith(("//", "/*", "*", "template", "__launch_bounds__")):
         top -= 1
-    comments, previous = [], -2
     for n in range(max(top, 1), min(end, len(lines)) + 1):
         m = _ASSUME.search(lines[n - 1])
         if m:
             out += [Divisibility(a, b, "assume comment") for a, b in _DIVISIBLE.findall(m.group(1))]
-        if (text := _comment(lines[n - 1])) is not None:
-            comments.append(("\n" if n == previous + 1 else "\n\n") + text)
-            previous = n
-    names = {p.spelling for p in params(fn)} | {k.spelling for k in child_list(fn) if k.kind in _TEMPLATE_PARAMS}
-    out += [Divisibility(extent, tile, "documented precondition")
-            for extent, tile in (stated_multiples("".join(comments)) if prose else ())
-            if extent in names and all(f in names or f.isdigit() for f in tile_factors(tile))]
+    if prose:
+        names = {p.spelling for p in params(fn)} | {k.spelling for k in child_list(fn)
+                                                   if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER}
+        region = "\n".join(lines[max(top, 1) - 1:end])
+        out += [Divisibility(extent, tile, "documented precondition")
+                for extent, tile in stated_multiples(comment_text(region, C_COMMENT), names)]
     return out
-
-
-_TEMPLATE_PARAMS = (K.TEMPLATE_NON_TYPE_PARAMETER,)
-
-
-def _comment(line: str) -> str | None:
-    """The text of a line's ``//`` comment, or of a line inside (or opening) a ``/* … */`` block."""
-    if "//" in line:
-        return line.split("//", 1)[1]
-    stripped = line.strip()
-    return stripped.lstrip("/*").rstrip("*/") if stripped.startswith(("/*", "*")) else None

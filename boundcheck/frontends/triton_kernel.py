@@ -58,7 +58,7 @@ from boundcheck.model import (
     Use,
     Walk,
 )
-from boundcheck.prose import stated_multiples
+from boundcheck.prose import PYTHON_COMMENT, comment_text, stated_multiples
 from boundcheck.symbolic import Comparison
 
 _BINOPS = {
@@ -296,19 +296,13 @@ def docstring_asserts(fn: ast.FunctionDef) -> list[Divisibility]:
     return facts
 
 
-def documented(fn: ast.FunctionDef, lines: list[str]) -> list[Divisibility]:
-    """Divisibility the kernel's docstring or its comments state in words (``K is a multiple of
-    BLOCK_SIZE_K``), between its parameters (or a literal tile)."""
+def documented(fn: ast.FunctionDef, region: str) -> list[Divisibility]:
+    """Divisibility the kernel's docstring or the comments of its ``region`` of text state in words
+    (``K is a multiple of BLOCK_SIZE_K``), between its parameters (or a literal tile)."""
     params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
-    comments, last = [], -2
-    for i, line in enumerate(lines):
-        if "#" in line:
-            comments.append(("\n" if i == last + 1 else "\n\n") + line.split("#", 1)[1])
-            last = i
     return [Divisibility(extent, tile, "documented precondition")
-            for text in (ast.get_docstring(fn) or "", "".join(comments))
-            for extent, tile in stated_multiples(text)
-            if extent in params and all(f in params or f.isdigit() for f in sy.tile_factors(tile))]
+            for text in (ast.get_docstring(fn) or "", comment_text(region, PYTHON_COMMENT))
+            for extent, tile in stated_multiples(text, params)]
 
 
 def assume_fact(text: str) -> Divisibility | None:
@@ -588,7 +582,7 @@ class KernelAnalyser:
             if start <= line <= end and (fact := assume_fact(text)):
                 self.contracts.append(fact)
         self.contracts.extend(docstring_asserts(self.fn))
-        self.contracts.extend(documented(self.fn, self.src.lines[max(start, 1) - 1:end]))
+        self.contracts.extend(documented(self.fn, "\n".join(self.src.lines[max(start, 1) - 1:end])))
 
     # --- helpers ------------------------------------------------------------------------------
 
