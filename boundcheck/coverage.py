@@ -106,12 +106,7 @@ def _proper_divisor(fact_tile: str, tile: str) -> bool:
     if fact_tile.isdigit() and tile.isdigit():
         return int(fact_tile) < int(tile)
     mine, theirs = tile_factors(fact_tile), tile_factors(tile)
-    rest = list(theirs)
-    for f in mine:
-        if f not in rest:
-            return False
-        rest.remove(f)
-    return bool(rest)
+    return len(theirs) > len(mine) and _multiset_in(mine, theirs)
 
 
 def extents_of(kernel: Kernel, dim: Dim) -> set[str]:
