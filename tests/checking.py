@@ -22,3 +22,13 @@ def at(src: str, text: str, *codes: str) -> list[tuple[int, str]]:
     """The (line, code) pairs expected on the line of ``src`` holding ``text``, one per code given."""
     line = line_of(src, text)
     return [(line, code) for code in codes]
+
+
+# A Triton kernel copying one unmasked tile per program: whole tiles only where N is a multiple of
+# BLOCK, so a test reads whether a host fact makes it so (its decorators written before it).
+COPY_KERNEL = '''\
+@triton.jit
+def copy(x, y, N, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.load(x + offs))
+'''

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from boundcheck.model import Language
-from tests.checking import at, findings
+from tests.checking import COPY_KERNEL, at, findings
 
 CUDA = """\
 constexpr int kBlockN = 64;
@@ -62,11 +62,7 @@ def shape_ok(k, n):
     BODY
 
 
-@triton.jit
-def copy(x, y, N, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(y + offs, tl.load(x + offs))
-
+''' + COPY_KERNEL + '''
 
 def run(x, y):
     N = x.shape[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.checking import findings, line_of
+from tests.checking import COPY_KERNEL, findings, line_of
 
 KERNEL = '''\
 import triton
@@ -19,16 +19,12 @@ CONFIGS
 
 
 @triton.autotune(configs, key=["N"])
-@triton.jit
-def k(x, y, N, BLOCK_M: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    tl.store(y + offs, tl.load(x + offs))
-
+''' + COPY_KERNEL + '''
 
 def run(x, y):
     N = x.shape[0]
     assert N % 64 == 0
-    k[lambda _: (triton.cdiv(N, 64),)](x, y, N)
+    copy[lambda _: (triton.cdiv(N, 64),)](x, y, N)
 '''
 
 
@@ -37,21 +33,21 @@ def _check(configs: str) -> list[tuple[int, str]]:
 
 
 @pytest.mark.parametrize("configs", [
-    "configs = [triton.Config({'BLOCK_M': 64}, num_warps=4), triton.Config({'BLOCK_M': 32}, num_warps=8)]",
-    "configs = [triton.Config({'BLOCK_M': BM}, num_stages=s) for BM in [64] for s in [3, 4]]",
-    "configs = [triton.Config({'BLOCK_M': BM}, num_stages=s) for BM, s in [(64, 3), (32, 4)]]",
-    "BLOCKS = (16, 64)\nconfigs = [triton.Config({'BLOCK_M': BM}) for BM in BLOCKS]",
+    "configs = [triton.Config({'BLOCK': 64}, num_warps=4), triton.Config({'BLOCK': 32}, num_warps=8)]",
+    "configs = [triton.Config({'BLOCK': BM}, num_stages=s) for BM in [64] for s in [3, 4]]",
+    "configs = [triton.Config({'BLOCK': BM}, num_stages=s) for BM, s in [(64, 3), (32, 4)]]",
+    "BLOCKS = (16, 64)\nconfigs = [triton.Config({'BLOCK': BM}) for BM in BLOCKS]",
 ])
 def test_listed_configs_that_divide_the_asserted_size_cover_the_tile(configs: str) -> None:
     assert _check(configs) == []
 
 
 @pytest.mark.parametrize("configs", [
-    "configs = [triton.Config({'BLOCK_M': BM}, num_stages=s) for BM in [64, 128] for s in [3, 4]]",
-    "configs = [triton.Config({'BLOCK_M': BM}) for BM in [2 ** i for i in range(5, 8)]]",
-    "configs = [triton.Config({'BLOCK_M': 64})]\nconfigs = [triton.Config({'BLOCK_M': 128})]",
-    "configs = [triton.Config({'BLOCK_M': 64})]\nconfigs += [triton.Config({'BLOCK_M': 128})]",
-    "configs = [triton.Config({'BLOCK_M': BM}) for BM, _ in SIZES]",
+    "configs = [triton.Config({'BLOCK': BM}, num_stages=s) for BM in [64, 128] for s in [3, 4]]",
+    "configs = [triton.Config({'BLOCK': BM}) for BM in [2 ** i for i in range(5, 8)]]",
+    "configs = [triton.Config({'BLOCK': 64})]\nconfigs = [triton.Config({'BLOCK': 128})]",
+    "configs = [triton.Config({'BLOCK': 64})]\nconfigs += [triton.Config({'BLOCK': 128})]",
+    "configs = [triton.Config({'BLOCK': BM}) for BM, _ in SIZES]",
 ])
 def test_configs_that_may_not_divide_it_stay_reported(configs: str) -> None:
     source = KERNEL.replace("CONFIGS", configs)
