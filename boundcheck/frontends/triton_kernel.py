@@ -1061,7 +1061,7 @@ class KernelAnalyser:
             if isinstance(stmt, ast.AugAssign | ast.Assign) and self._accesses_memory(stmt.value):
                 continue  # data accumulated (`acc += tl.load(…)`), read in the walk itself, not an advance
             if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name):
-                out.append((stmt.target.id, self.ev(stmt.value)))
+                out.append((stmt.target.id, _stride(self.ev(stmt.value))))
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 name, value = stmt.targets[0].id, stmt.value
                 if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) \
@@ -2492,6 +2492,14 @@ def _scalar_bound(c: Comparison) -> Bound | None:
     index_text, limit_text = (c.right_text, c.left_text) if flip else (c.left_text, c.right_text)
     return Bound(None, index_text or sy.render(index), "<=" if c.op in ("<=", ">=") else "<",
                  limit_text or sy.render(limit), False, c.span)
+
+
+def _stride(step: Val) -> Val:
+    """A carried step chosen by a compile-time direction (``i_t += 1 if not REVERSE else -1``) as
+    the distance it moves: either way the walk visits every tile once, the last one included."""
+    arms = [sy.expand(a.expr) for a in step.extra.get("branches", ()) if a.expr is not None]
+    sizes = {abs(sy.constant(t)) for t in arms if not sy.variable(t)}
+    return Val(expr=sy.Num(sizes.pop())) if len(arms) == 2 and len(sizes) == 1 else step
 
 
 def _loop_rows(index: sy.Expr, parts: list[sy.DimPart], loops: dict[str, Loop]) -> tuple[tuple[str, Loop], ...]:
