@@ -39,6 +39,10 @@ _ROOT_LEVELS = 6  # ancestors past the third searched for a root-relative includ
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.MULTILINE)
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _NO_CUB = "use of undeclared identifier 'cub'"
+# `__shared__ alignas(128) T tile[...]`: nvcc takes `alignas` after a CUDA memory-space keyword,
+# clang (whose keywords are GNU attributes) only before it; swapped, the text keeps its length
+_LATE_ALIGNAS = re.compile(r"\b((?:(?:static|extern)[ \t]+)?__(?:shared|device|constant|managed)__)([ \t]+)"
+                           r"(alignas[ \t]*\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))")
 
 _BINARY = {3: "*", 4: "/", 5: "%", 6: "+", 7: "-", 8: "<<", 9: ">>", 11: "<", 12: ">", 13: "<=",
            14: ">=", 15: "==", 16: "!=", 17: "&", 18: "^", 19: "|", 20: "&&", 21: "||", 22: "=",
@@ -784,7 +788,7 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
     args = [*BASE_ARGS, *_stub_args(user), *user, *("-I" + d for d in project), "-I" + MISSING_DIR]
     tu = None
     for _ in range(MAX_REPARSES):
-        unsaved = [(STUB_NAME, STUB_HEADER), (path, text)]
+        unsaved = [(STUB_NAME, STUB_HEADER), (path, _LATE_ALIGNAS.sub(r"\3\2\1", text))]
         unsaved += [(os.path.join(MISSING_DIR, m), _known_header(m)) for m in sorted(missing)]
         tu = _index().parse(path, args=args, unsaved_files=unsaved,
                             options=ci.TranslationUnit.PARSE_INCOMPLETE)
