@@ -52,11 +52,13 @@ def _bounded_across(kernel: Kernel, access: Access, dim: Dim, local: Bound) -> b
 
 def bounded_sources(kernel: Kernel) -> set[str]:
     """Lane sources whose whole-dimension use the kernel compares with an extent somewhere: in a
-    guard of an access that runs along that lane, or in a mask it computes and never uses. A test
+    guard of an access that runs along that lane as itself (``cols < N``; not an offset copy of it,
+    ``start + offs_c < end``, whose walk is another dimension), or in a mask it computes and never uses. A test
     of the lane over an access that does not vary with it as a dimension (``if (lane * 4 <
     rotary_dim) { cos[base + i] }``, the lanes that take part in a step) picks lanes, not a tail."""
     return {b.source for a in kernel.accesses for b in a.guards
-            if b.bounds_extent and any(d.source == b.source for d in a.dims)} | kernel.unused_masks
+            if b.bounds_extent and not b.index_shifted and any(d.source == b.source for d in a.dims)} \
+        | kernel.unused_masks
 
 
 def bounded_extents(kernel: Kernel) -> set[tuple[str, str]]:

@@ -91,6 +91,9 @@ class Bound:
     op_span: Span | None = None  # the operator token as written, for the safe fix
     op_text: str = ""
     index_tiled: bool = False  # the bounded index carries a program / loop tile offset
+    # the bounded index adds to the lane a runtime term stepping by no compile-time size (``start +
+    # offs_c``): a position in another walk, which says nothing of the lane's own tiles
+    index_shifted: bool = False
     walk: bool = False  # the condition of a loop that walks this lane (``for (i = lane; i < C; i += 32)``)
     # one side of a disjunction (``if (m >= M && n >= N) return;`` lets m < M || n < N through): it
     # bounds nothing, but says what the author compares, so a comparison there can be off by one
