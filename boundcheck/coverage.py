@@ -50,14 +50,16 @@ def _bounded_across(kernel: Kernel, access: Access, dim: Dim, local: Bound) -> b
                for a in kernel.accesses if a.buffer == access.buffer for b in a.guards)
 
 
-def bounded_sources(kernel: Kernel) -> set[str]:
+def bounded_sources(kernel: Kernel, access: Access) -> set[str]:
     """Lane sources whose whole-dimension use the kernel compares with an extent somewhere: in a
-    guard of an access that runs along that lane as itself (``cols < N``; not an offset copy of it,
-    ``start + offs_c < end``, whose walk is another dimension), or in a mask it computes and never uses. A test
-    of the lane over an access that does not vary with it as a dimension (``if (lane * 4 <
-    rotary_dim) { cos[base + i] }``, the lanes that take part in a step) picks lanes, not a tail."""
+    guard of an access that runs along that lane, or in a mask it computes and never uses. A
+    comparison of a copy of the lane shifted by runtime data (``row_start + m_offs < expert_end``,
+    a varlen position) speaks only of accesses that walk that copy: a ``[C, C]`` block read with
+    the lane alone stays whole. A test of the lane over an access that does not vary with it as a
+    dimension (``if (lane * 4 < rotary_dim) { cos[base + i] }``, the lanes that take part in a
+    step) picks lanes, not a tail."""
     return {b.source for a in kernel.accesses for b in a.guards
-            if b.bounds_extent and not b.index_shifted and any(d.source == b.source for d in a.dims)} \
+            if b.bounds_extent and b.shift <= access.offsets and any(d.source == b.source for d in a.dims)} \
         | kernel.unused_masks
 
 
@@ -137,7 +139,7 @@ def coverage(kernel: Kernel, access: Access) -> Coverage | None:
         return None
     facts = [*kernel.contracts, *access.facts]
     # whether a one-tile dimension can be partial: a question of the kernel's, asked only for those
-    bounded = bounded_sources(kernel) if any(d.tiling is Tiling.WHOLE for d in access.dims) else set()
+    bounded = bounded_sources(kernel, access) if any(d.tiling is Tiling.WHOLE for d in access.dims) else set()
     checked_extents = bounded_extents(kernel) if any(d.extent for d in access.dims) else set()
     needed = []
     for dim in access.dims:

@@ -91,9 +91,9 @@ class Bound:
     op_span: Span | None = None  # the operator token as written, for the safe fix
     op_text: str = ""
     index_tiled: bool = False  # the bounded index carries a program / loop tile offset
-    # the bounded index adds to the lane a runtime term stepping by no compile-time size (``start +
-    # offs_c``): a position in another walk, which says nothing of the lane's own tiles
-    index_shifted: bool = False
+    # the factors of the runtime terms the bounded index adds to the lane that step by no
+    # compile-time size (``row_start`` of ``row_start + m_offs``): the walk of a shifted copy
+    shift: frozenset[str] = frozenset()
     walk: bool = False  # the condition of a loop that walks this lane (``for (i = lane; i < C; i += 32)``)
     # one side of a disjunction (``if (m >= M && n >= N) return;`` lets m < M || n < N through): it
     # bounds nothing, but says what the author compares, so a comparison there can be off by one
@@ -283,6 +283,9 @@ class Access:
     # the calls of the inlined helpers the access is made through, outermost first: where a finding
     # in a helper's body comes from (``copy_vector(dst, src + off)`` under a first-lane guard)
     calls: tuple[Span, ...] = ()
+    # the factors of the index's runtime terms without a lane (``row_start`` of ``(row_start +
+    # m_offs) * stride``): which shifted copies of a lane the access walks
+    offsets: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

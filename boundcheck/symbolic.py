@@ -720,23 +720,28 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
             lane_offset=0 if descending or _in_several_terms(idx_terms, lane_name) else _lane_offset(idx_terms),
             local=local, axis=axis,
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds), sized_limit=ceiling,
-            index_shifted=_shifted(idx_terms, lane_name),
+            shift=shift_factors(idx_terms, tile_of(lane_name)),
         ))
     return out
 
 
-def _shifted(idx_terms: list[Term], lane_name: str) -> bool:
-    """The index adds to the lane a runtime term that steps by no compile-time size (``start +
-    offs_c`` with ``start`` a sequence's first row): a position in another walk. A term that does
-    (``i_t * BT + o_i``, a walk over aligned chunks) keeps the lane where its tiles would be."""
-    tile = tile_of(lane_name)
+def shift_factors(terms: list[Term], tile: str | None) -> frozenset[str]:
+    """The factors of the runtime terms a bounded index adds to its lanes that step by no
+    compile-time size (``row_start`` of ``row_start + m_offs``, a varlen position; ``i_t * BT +
+    o_i`` walks aligned chunks and has none)."""
 
     def aligned(t: Term) -> bool:
         if tile is not None and tile.isdigit() and t.coeff % int(tile) == 0:
             return True
         return any(kinds(f) == {Kind.CONST} for f in t.factors)
 
-    return any(not any(lanes(f) for f in t.factors) and not aligned(t) for t in variable(idx_terms))
+    return offset_factors([t for t in terms if not aligned(t)])
+
+
+def offset_factors(terms: list[Term]) -> frozenset[str]:
+    """The factors of the runtime terms of an index that hold no lane (``row_start`` and
+    ``stride`` of ``(row_start + m_offs) * stride``)."""
+    return frozenset(render(f) for t in variable(terms) if not any(lanes(f) for f in t.factors) for f in t.factors)
 
 
 def descending_bounds(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:

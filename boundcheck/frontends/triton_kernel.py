@@ -1869,7 +1869,8 @@ class KernelAnalyser:
         dims = tuple(replace(d, tile="1") if d.tile in self._unit_tiles else d for d in dims)
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards + self._fixed_sizes(dims, p.span),
                       p.padding, tuple(p.uses), p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked,
-                      p.text, p.other_at, masked_by=p.masked_by, within=p.within, calls=p.calls)
+                      p.text, p.other_at, masked_by=p.masked_by, within=p.within, calls=p.calls,
+                      offsets=sy.offset_factors(sy.expand(p.index)) if p.index is not None else frozenset())
 
     @cached_property
     def _commented_sizes(self) -> dict[str, set[str]]:

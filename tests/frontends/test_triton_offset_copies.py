@@ -1,7 +1,8 @@
 """A whole tile ``arange(0, C)`` can be partial where the kernel compares that lane itself with an
-extent (``cols < N`` beside an unmasked ``w + cols``: C is N rounded up). A comparison of an
-offset copy of it (``seq = chunk_start + offs_c``, a position in a sequence) bounds the copy's
-walk, not the whole tile: a ``[C, C]`` block read with ``offs_c`` alone stays whole."""
+extent (``cols < N`` beside an unmasked ``w + cols``: C is N rounded up). A comparison of a copy
+of it shifted by runtime data (``seq = start + offs_c``, a varlen position) bounds that copy's
+walk: an access along the copy is partial without it, while a ``[C, C]`` block read with
+``offs_c`` alone stays whole."""
 
 from __future__ import annotations
 
@@ -17,15 +18,24 @@ _KERNEL = "import triton\nimport triton.language as tl\n\n\n" + textwrap.dedent(
         end = tl.load(cu_seqlens + pid + 1)
         offs_c = tl.arange(0, C)
         offs_seq = start + offs_c
-        block = tl.load(blocks + pid * stride_b + offs_c[:, None] * C + offs_c[None, :])
+        block = tl.load(blocks + pid * stride_b + ROWS[:, None] * C + offs_c[None, :])
         tl.store(seq_out + offs_seq, tl.sum(block, 1), mask=MASK)
     ''')
 
 
-def test_a_bound_on_an_offset_copy_leaves_the_whole_tile_whole() -> None:
-    assert findings(_KERNEL.replace("MASK", "offs_seq < end")) == []
+def _kernel(rows: str, mask: str) -> str:
+    return _KERNEL.replace("ROWS", rows).replace("MASK", mask)
+
+
+def test_a_bound_on_a_shifted_copy_leaves_the_whole_tile_whole() -> None:
+    assert findings(_kernel("offs_c", "offs_seq < end")) == []
+
+
+def test_an_access_along_the_shifted_copy_is_partial_without_that_bound() -> None:
+    src = _kernel("offs_seq", "offs_seq < end")
+    assert findings(src) == at(src, "block = tl.load", "BC101")
 
 
 def test_a_bound_on_the_lane_itself_makes_the_whole_tile_partial() -> None:
-    src = _KERNEL.replace("MASK", "(offs_seq < end) & (offs_c < end - start)")
+    src = _kernel("offs_c", "(offs_seq < end) & (offs_c < end - start)")
     assert findings(src) == at(src, "block = tl.load", "BC101")
