@@ -966,6 +966,12 @@ class KernelBuilder:
             return st
         cond, then = kids[0], kids[1]
         other = kids[2] if len(kids) > 2 else None
+        value = evaluate(cond)
+        if isinstance(value, int):
+            # `if constexpr (ELTS == 16)` with `constexpr int ELTS = 16`: the other side is never
+            # compiled into this kernel, and a constant `if (0)` side never runs
+            live = then if value else other
+            return self.stmt(live, st) if live is not None else st
         self.visit_cond(cond, st.scope)
         pos_atoms, neg_atoms = self.conv.atoms(cond, st.scope), self.conv.atoms(cond, st.scope, negated=True)
         pos, neg = self.guards_of(pos_atoms), self.guards_of(neg_atoms)

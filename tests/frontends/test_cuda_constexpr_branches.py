@@ -66,3 +66,26 @@ def test_a_bound_both_sides_of_a_compile_time_branch_exit_on_holds_after_it() ->
 def test_a_bound_only_one_side_exits_on_holds_for_that_side_alone() -> None:
     src = EXITS.replace("OTHER", "c >= cols")
     assert findings(src, Language.CUDA) == sorted(at(src, "scale[r * cols + c] =", "BC102", "BC101"))
+
+
+CONSTANT = """\
+constexpr int ELTS = WIDTH;
+__global__ void store_scales(const float* x, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? x[i] : 0.0f;
+    if constexpr (ELTS == 16) {
+        if (i < n) out[i] = v;
+    } else {
+        out[i] = v;
+    }
+}
+"""
+
+
+def test_the_side_a_constant_condition_discards_is_not_checked() -> None:
+    assert findings(CONSTANT.replace("WIDTH", "16"), Language.CUDA) == []
+
+
+def test_the_side_a_constant_condition_keeps_is_checked() -> None:
+    src = CONSTANT.replace("WIDTH", "8")
+    assert findings(src, Language.CUDA) == at(src, "        out[i] = v;", "BC102")
