@@ -959,6 +959,21 @@ def whole_multiple(extent: Expr, step: Expr) -> bool:
         and without(a.factors, [render(f) for f in b.factors]) is not None
 
 
+def ceiling_divisors(e: Expr) -> set[str]:
+    """The divisors of the ceiling divisions in ``e`` (``BLKQ`` of ``(L + BLKQ - 1) // BLKQ`` and of
+    ``cdiv(L, BLKQ)``): the sizes it cuts an extent into."""
+    match e:
+        case Bin(op="//", left=left, right=right) if _is_ceiling_numerator(expand(left), right):
+            return {render(right)} | ceiling_divisors(left)
+        case Bin(left=left, right=right):
+            return ceiling_divisors(left) | ceiling_divisors(right)
+        case Call(fn="cdiv", args=(_, tile)):
+            return {render(tile)}
+        case Call(args=args):
+            return {d for a in args for d in ceiling_divisors(a)}
+    return set()
+
+
 def _is_ceiling_numerator(num_terms: list[Term], den: Expr) -> bool:
     den_text = terms_text(variable(expand(den)))
     return any(terms_text([t]) == den_text for t in variable(num_terms) if len(num_terms) > 1)

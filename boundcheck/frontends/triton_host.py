@@ -507,11 +507,15 @@ class _Host:
 
     def _floors(self, element: ast.expr, runtime: set[str], tiles: set[str], host_tiles: set[str]
                 ) -> list[sy.FloorDiv]:
-        """The floored tile counts a grid element adds up (``n // BLOCK``)."""
+        """The floored tile counts a grid element adds up (``n // BLOCK``). A floor of a tile the
+        element cuts an extent into by a ceiling (``cdiv(L, BLKQ) * (BLKQ // WARPQ)``) counts
+        sub-tiles of each tile, not tiles of an extent."""
         out = []
-        for part in _tile_counts(_runtime_meta(self.expr(element), runtime)):
+        expr = self.expr(element)
+        cut = sy.ceiling_divisors(expr)
+        for part in _tile_counts(_runtime_meta(expr, runtime)):
             div = sy.floor_division(part, self.ctx.src.span(self.resolve(element)))
-            if div is not None and _is_tile(div.tile, part, tiles, host_tiles):
+            if div is not None and _is_tile(div.tile, part, tiles, host_tiles) and div.extent not in cut:
                 out.append(div)
         return out
 

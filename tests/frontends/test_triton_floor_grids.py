@@ -93,3 +93,36 @@ def test_a_floor_counts_only_the_tile_its_axis_is_scaled_by() -> None:
     found = _findings(SAME_SIZE_TILES, Language.TRITON)
     x, w = line_of(SAME_SIZE_TILES, "x = tl.load("), line_of(SAME_SIZE_TILES, "w = tl.load(")
     assert found == [(x, "BC101"), (w, "BC101"), (line_of(SAME_SIZE_TILES, "grid = N //"), "BC302")]
+
+
+SUBTILES = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def quant(x_ptr, s_ptr, L, BLK: tl.constexpr):
+    offs = tl.program_id(0) * BLK + tl.arange(0, BLK)
+    x = tl.load(x_ptr + offs, mask=offs < L, other=0.0)
+    tl.store(s_ptr + tl.program_id(0), tl.max(tl.abs(x), axis=0))
+
+
+def run(x, BLKQ=128, WARPQ=32):
+    L = x.numel()
+    s = torch.empty(GRID, device=x.device)
+    quant[(GRID,)](x, s, L, BLK=WARPQ)
+    return s
+'''
+
+
+def test_a_floor_of_a_tile_the_grid_cuts_its_extent_into_counts_subtiles() -> None:
+    src = SUBTILES.replace("GRID", "(L + BLKQ - 1) // BLKQ * (BLKQ // WARPQ)")
+    assert _findings(src, Language.TRITON) == []
+    src = SUBTILES.replace("GRID", "triton.cdiv(L, BLKQ) * (BLKQ // WARPQ)")
+    assert _findings(src, Language.TRITON) == []
+
+
+def test_a_floor_of_the_extent_itself_is_reported() -> None:
+    src = SUBTILES.replace("GRID", "L // WARPQ")
+    assert _findings(src, Language.TRITON) == [(line_of(src, "quant[("), "BC302")]
