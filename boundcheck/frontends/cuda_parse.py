@@ -787,8 +787,9 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
     missing, project = _missing_includes(path, text, _include_dirs(user))
     args = [*BASE_ARGS, *_stub_args(user), *user, *("-I" + d for d in project), "-I" + MISSING_DIR]
     tu = None
+    parsed_text = _LATE_ALIGNAS.sub(r"\3\2\1", text) if "alignas" in text else text
     for _ in range(MAX_REPARSES):
-        unsaved = [(STUB_NAME, STUB_HEADER), (path, _LATE_ALIGNAS.sub(r"\3\2\1", text))]
+        unsaved = [(STUB_NAME, STUB_HEADER), (path, parsed_text)]
         unsaved += [(os.path.join(MISSING_DIR, m), _known_header(m)) for m in sorted(missing)]
         tu = _index().parse(path, args=args, unsaved_files=unsaved,
                             options=ci.TranslationUnit.PARSE_INCOMPLETE)
