@@ -101,6 +101,7 @@ from boundcheck.symbolic import (
     floor_division,
     kinds,
     lanes,
+    offset_factors,
     oversized,
     render,
     scalar_tests,
@@ -430,7 +431,8 @@ class KernelBuilder:
                     pad = Padding(-math.inf)  # below or at every valid lane: as the identity
                 uses.append(Use(red, pad, use_span, via))
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
-                      width=rec.width, text=rec.text, within=rec.within, calls=rec.calls)
+                      width=rec.width, text=rec.text, within=rec.within, calls=rec.calls,
+                      offsets=offset_factors(expand(rec.index)))
 
     def _loops_at(self, span: Span) -> dict[str, Loop]:
         """The loop each counter name stands for at an access: the innermost loop around it that
