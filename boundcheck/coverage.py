@@ -59,7 +59,7 @@ def bounded_sources(kernel: Kernel, access: Access) -> set[str]:
     dimension (``if (lane * 4 < rotary_dim) { cos[base + i] }``, the lanes that take part in a
     step) picks lanes, not a tail."""
     return {b.source for a in kernel.accesses for b in a.guards
-            if b.bounds_extent and b.shift <= access.offsets and any(d.source == b.source for d in a.dims)} \
+            if b.bounds_extent and b.shift <= access.offset_factors and any(d.source == b.source for d in a.dims)} \
         | kernel.unused_masks
 
 

@@ -285,7 +285,7 @@ class Access:
     calls: tuple[Span, ...] = ()
     # the factors of the index's runtime terms without a lane (``row_start`` of ``(row_start +
     # m_offs) * stride``): which shifted copies of a lane the access walks
-    offsets: frozenset[str] = frozenset()
+    offset_factors: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

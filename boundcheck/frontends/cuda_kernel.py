@@ -432,7 +432,7 @@ class KernelBuilder:
                 uses.append(Use(red, pad, use_span, via))
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
                       width=rec.width, text=rec.text, within=rec.within, calls=rec.calls,
-                      offsets=offset_factors(expand(rec.index)))
+                      offset_factors=offset_factors(expand(rec.index)))
 
     def _loops_at(self, span: Span) -> dict[str, Loop]:
         """The loop each counter name stands for at an access: the innermost loop around it that

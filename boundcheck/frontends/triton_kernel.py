@@ -1061,7 +1061,7 @@ class KernelAnalyser:
             if isinstance(stmt, ast.AugAssign | ast.Assign) and self._accesses_memory(stmt.value):
                 continue  # data accumulated (`acc += tl.load(…)`), read in the walk itself, not an advance
             if isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Name):
-                out.append((stmt.target.id, _stride(self.ev(stmt.value))))
+                out.append((stmt.target.id, _distance(self.ev(stmt.value))))
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 name, value = stmt.targets[0].id, stmt.value
                 if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) \
@@ -1870,7 +1870,7 @@ class KernelAnalyser:
         return Access(p.kind, p.buffer, p.span, Space.GLOBAL, dims, p.guards + self._fixed_sizes(dims, p.span),
                       p.padding, tuple(p.uses), p.facts + self._bound_tiles(p.buffer), 1, p.opaque, p.checked,
                       p.text, p.other_at, masked_by=p.masked_by, within=p.within, calls=p.calls,
-                      offsets=sy.offset_factors(sy.expand(p.index)) if p.index is not None else frozenset())
+                      offset_factors=sy.offset_factors(sy.expand(p.index)) if p.index is not None else frozenset())
 
     @cached_property
     def _commented_sizes(self) -> dict[str, set[str]]:
@@ -2495,7 +2495,7 @@ def _scalar_bound(c: Comparison) -> Bound | None:
                  limit_text or sy.render(limit), False, c.span)
 
 
-def _stride(step: Val) -> Val:
+def _distance(step: Val) -> Val:
     """A carried step chosen by a compile-time direction (``i_t += 1 if not REVERSE else -1``) as
     the distance it moves: either way the walk visits every tile once, the last one included."""
     arms = [sy.expand(a.expr) for a in step.extra.get("branches", ()) if a.expr is not None]
