@@ -1587,6 +1587,7 @@ class KernelAnalyser:
                 guards.extend(found)
                 guards.extend(replace(b, alternative=True) for c in mask.extra.get("other_conds", ()) for b in self._bounds(c))
                 masked_by = _masked_by(mask.conds, found, dims)
+                guards.extend(_tile_rows(mask.conds, parts, ptr.expr, span))
                 row_tests = _row_tests(mask.conds, self.loop_of, self.range_stops)
                 if found:
                     self.tail_handled.update(_tail_starts(ptr.expr, span) | self._peeled_tails(ptr.expr, span))
@@ -2479,6 +2480,31 @@ def _masked_by(conds: tuple[Comparison, ...], found: list[Bound], dims: tuple[Di
     sources = {d.source for d in dims}
     lanes = [b for b in found if b.wrap or b.source not in sources]
     return (*lanes, *(b for c in conds if (b := _scalar_bound(c)) is not None))
+
+
+def _tile_rows(conds: tuple[Comparison, ...], parts: list[sy.DimPart], index: sy.Expr, span: Span) -> list[Bound]:
+    """``s * D + arange(0, D)`` under ``s < S``: the lanes are a row of exactly their tile's width
+    and the mask bounds the row, so no lane leaves the ``S * D`` elements it reaches (a row pitch
+    other than the tile, ``row * stride + cols`` or ``row * N + cols``, leaves the columns to their
+    own bound)."""
+    terms = sy.collect(sy.expand(index))
+    out = []
+    for c in conds:
+        if _scalar_bound(c) is None or c.op not in ("<", ">"):
+            continue
+        row = c.left if c.op == "<" else c.right
+        for p in parts:
+            tile = p.dim.tile
+            if p.intrinsic is not None or p.stride or tile is None or tile.isdigit():
+                continue
+            # the index's row part, every term that steps by the tile, is the bounded row times it
+            steps = {sy.terms_text([t]) for t in terms
+                     if not any(sy.lanes(f) for f in t.factors) and any(sy.render(f) == tile for f in t.factors)}
+            row_steps = {sy.terms_text([t]) for t in sy.collect(sy.expand(sy.Bin("*", row, sy.Sym(tile, sy.Kind.CONST))))}
+            if steps and steps == row_steps:
+                out.append(Bound(p.dim.source, p.dim.label, "<", f"rows of {tile}", True, span, wrap=True,
+                                 axis=p.dim.axis))
+    return out
 
 
 def _scalar_bound(c: Comparison) -> Bound | None:
