@@ -2487,23 +2487,21 @@ def _tile_rows(conds: tuple[Comparison, ...], parts: list[sy.DimPart], index: sy
     and the mask bounds the row, so no lane leaves the ``S * D`` elements it reaches (a row pitch
     other than the tile, ``row * stride + cols`` or ``row * N + cols``, leaves the columns to their
     own bound)."""
+    rows = [c.left if c.op == "<" else c.right for c in conds if c.op in ("<", ">") and _scalar_bound(c) is not None]
+    if not rows:
+        return []
     terms = sy.collect(sy.expand(index))
     out = []
-    for c in conds:
-        if _scalar_bound(c) is None or c.op not in ("<", ">"):
+    for p in parts:
+        tile = p.dim.tile
+        if p.intrinsic is not None or p.stride or tile is None or tile.isdigit():
             continue
-        row = c.left if c.op == "<" else c.right
-        for p in parts:
-            tile = p.dim.tile
-            if p.intrinsic is not None or p.stride or tile is None or tile.isdigit():
-                continue
-            # the index's row part, every term that steps by the tile, is the bounded row times it
-            steps = {sy.terms_text([t]) for t in terms
-                     if not any(sy.lanes(f) for f in t.factors) and any(sy.render(f) == tile for f in t.factors)}
-            row_steps = {sy.terms_text([t]) for t in sy.collect(sy.expand(sy.Bin("*", row, sy.Sym(tile, sy.Kind.CONST))))}
-            if steps and steps == row_steps:
-                out.append(Bound(p.dim.source, p.dim.label, "<", f"rows of {tile}", True, span, wrap=True,
-                                 axis=p.dim.axis))
+        # the index's row part, every term that steps by the tile, is a bounded row times it
+        steps = {sy.terms_text([t]) for t in terms
+                 if not any(sy.lanes(f) for f in t.factors) and any(sy.render(f) == tile for f in t.factors)}
+        if steps and any(steps == {sy.terms_text([t]) for t in sy.collect(sy.expand(
+                sy.Bin("*", row, sy.Sym(tile, sy.Kind.CONST))))} for row in rows):
+            out.append(Bound(p.dim.source, p.dim.label, "<", f"rows of {tile}", True, span, wrap=True, axis=p.dim.axis))
     return out
 
 
