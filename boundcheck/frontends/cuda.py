@@ -18,6 +18,7 @@ from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims
 from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_host import HostLaunch, host_methods, keep_floors, launches_in
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
+from boundcheck.frontends.cuda_launch_rows import launch_rows
 from boundcheck.frontends.cuda_parse import (
     Parsed,
     Source,
@@ -69,7 +70,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
            elsewhere: dict[str, object]) -> None:
     src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
-                                             if isinstance(a, str) and a.startswith("-D")}
+                                             if isinstance(a, str) and a.startswith("-D")} | parsed.assumed
     fns = functions(parsed.source.root)
     helpers = Helpers(fns, elsewhere)
     module.helper_summaries = host_summaries(fns, src.data)
@@ -144,10 +145,13 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values, conv.values)
         _fixed_rows(fn, kernel, builder, hls)
+        drop_thread_dims(kernel, launch_rows(builder.recs, fn, hls, builder.loop_ranges_at), "x")
     for name, defined in kernels.items():  # the kernels no launch was handed to
         for which, (fn, kernel) in enumerate(defined):
             if (name, which) not in by_kernel:
                 _fixed_rows(fn, kernel, builders[name][which], [])
+                drop_thread_dims(kernel, launch_rows(builders[name][which].recs, fn, [],
+                                                     builders[name][which].loop_ranges_at), "x")
     for kernel in module.kernels:
         padded_rows(kernel)
     module.wanted_helpers = helpers.wanted

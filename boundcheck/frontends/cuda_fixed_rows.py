@@ -54,10 +54,11 @@ def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str
     return out
 
 
-def drop_thread_dims(kernel: Kernel, inside: set[tuple[Any, str, Any]]) -> None:
-    """Remove the thread index dimensions of the accesses ``inside`` names."""
+def drop_thread_dims(kernel: Kernel, inside: set[tuple[Any, str, Any]], axes: str = "xyz") -> None:
+    """Remove the thread index dimensions (along ``axes``) of the accesses ``inside`` names."""
+    lanes_of = tuple(f"threadIdx.{a}" for a in axes)
     if inside:
-        kernel.accesses[:] = [replace(a, dims=tuple(d for d in a.dims if not d.source.startswith("threadIdx.")))
+        kernel.accesses[:] = [replace(a, dims=tuple(d for d in a.dims if not d.source.startswith(lanes_of)))
                               if (a.span, a.buffer, a.kind) in inside else a for a in kernel.accesses]
 
 

@@ -30,6 +30,7 @@ from boundcheck.frontends.cuda_parse import (
     last,
     literal_arguments,
     preorder,
+    reads_placeholder,
     split_groups,
     unary_op,
     write_target,
@@ -79,6 +80,7 @@ class HostLaunch:
     block_x_value: int | None = None  # the block's x size where it is a compile-time integer
     grid_names: tuple[str, ...] = ()  # the local each floored dimension is held in (``splits``), else ""
     tails: frozenset[tuple[str, str]] = frozenset()  # floored (n, T) whose remainder the host runs apart
+    grids: tuple[str, ...] = ()  # the grid size per axis (x, y, z), rendered
 
 
 def host_methods(cursor: ci.Cursor) -> list[ci.Cursor]:
@@ -199,6 +201,11 @@ class _Walk:
             target = strip(child_list(c)[0]) if child_list(c) else None
             if target is not None and target.kind == K.DECL_REF_EXPR:
                 scope.conds.pop(target.spelling, None)  # a flag set again is no longer its test
+        if (name := _stepped_local(c)) is not None and name in scope.env:
+            # `blocks = n / 512; blocks = n % 512 ? blocks + 1 : blocks` (or `blocks++`): no longer
+            # the floor it was first given
+            scope.env.pop(name)
+            scope.kinds = {**scope.kinds, name: Kind.EXTENT}
         if c.kind == K.VAR_DECL and is_integer(c):
             init = next((k for k in child_list(c) if k.kind.is_expression()), None)
             if c.type.is_const_qualified() and init is not None and strip(init).kind == K.INTEGER_LITERAL:
@@ -343,8 +350,9 @@ class _Walk:
         if config is None:
             return False
         cargs = [a for a in config.get_arguments() if first(a).line > 0]
-        targs = _template_values(c) or [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else [])
-                                        if k.kind == K.INTEGER_LITERAL]
+        # `k<_N_><<<…>>>` with `_N_` defined by the build: its name, not the parse's placeholder
+        targs = (_template_values(c) if not (kids and reads_placeholder(kids[0])) else []) \
+            or [render(conv.expr(k, scope)) for k in (preorder(kids[0]) if kids else []) if k.kind == K.INTEGER_LITERAL]
         self._record(c, _kernel_name(c, kids, conv), targs, cargs[0] if cargs else None,
                      cargs[1] if len(cargs) > 1 else None, kids[2:])
         return True
@@ -372,13 +380,14 @@ class _Walk:
         grid = self._dims(grid_arg) if grid_arg is not None else []
         block_dims = self._dims(block_arg) if block_arg is not None else []
         block = [render(conv.expr(d, scope)) for _, d in block_dims]
+        grids = _by_axis([(a, render(conv.expr(d, scope))) for a, d in grid])
         names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
         block_x = dict(block_dims).get(0)
         value = evaluate(block_x) if block_x is not None else None
         if value is None and block:
             value = self._pinned(block[0], first(c).offset)  # `if (C / H == 64) k<64><<<g, C / H>>>`
         self._add(kernel, conv.src.span(c), grid, names, targs, block,
-                  _var_name(block_arg) if block_arg is not None else "", first(c).offset, value)
+                  _var_name(block_arg) if block_arg is not None else "", first(c).offset, value, grids)
         if self.allocs is not None and grid_arg is not None and block_arg is not None:
             rooms = [self.allocs.room(c, i, a, grid_arg, block_arg, scope) for i, a in enumerate(call_args)]
             self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
@@ -394,7 +403,7 @@ class _Walk:
         callee, targs = _callee(src.tokens_between(self.start, tok.offset))
         if callee is None or not tail:
             return
-        grid = self._named_dims(config[0])
+        grid = self._named_dims(config[0], tok.offset)
         block_arg = config[1] if len(config) > 1 else []
         block = [render(self.conv.expr(d, self.scope)) for _, d in self._named_dims(block_arg)] \
             or ([" ".join(t.text for t in block_arg)] if block_arg else [])
@@ -403,7 +412,8 @@ class _Walk:
         block_var = block_arg[0].text if len(block_arg) == 1 else ""
         kernel = _aliased_function(self.decls.get(callee.text)) or callee.text
         self._add(kernel, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
-                  block_var, tok.offset, self._token_value(block_arg[0]) if len(block_arg) == 1 else None)
+                  block_var, tok.offset, self._token_value(block_arg[0]) if len(block_arg) == 1 else None,
+                  _by_axis([(a, render(self.conv.expr(d, self.scope))) for a, d in grid]))
 
     def _token_value(self, tok: Token) -> int | float | None:
         """The compile-time value of a one-token launch argument: a literal, or the constant the
@@ -417,13 +427,14 @@ class _Walk:
         values = self.conv.src.constants.get(tok.text, set())
         return next(iter(values)) if len(values) == 1 else None
 
-    def _named_dims(self, arg: list[Token]) -> list[tuple[int, ci.Cursor]]:
+    def _named_dims(self, arg: list[Token], at: int | None = None) -> list[tuple[int, ci.Cursor]]:
         if len(arg) != 1 or arg[0].text not in self.decls:
             return []
-        return self._var_dims(self.decls[arg[0].text])
+        return self._var_dims(self.decls[arg[0].text], at=at)
 
     def _add(self, kernel: str, span: Span, grid: list[tuple[int, ci.Cursor]], names: list[str | None],
-             targs: list[str], block: list[str], block_var: str, at: int, block_value: float | None) -> None:
+             targs: list[str], block: list[str], block_var: str, at: int, block_value: float | None,
+             grids: tuple[str, ...] = ()) -> None:
         whole: dict[FloorDiv, tuple[str, str]] = {}
         held = [(axis, div, strip(d)) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
         floored = [(axis, div) for axis, div, _ in held]
@@ -437,7 +448,8 @@ class _Walk:
                                    block_var,
                                    ceil_axes=tuple(a for a, d in grid if _ceiling(d, self.conv, self.scope)),
                                    block_x_value=block_value if isinstance(block_value, int) else None,
-                                   grid_names=tuple(d.spelling if d.kind == K.DECL_REF_EXPR else "" for _, _, d in held)))
+                                   grid_names=tuple(d.spelling if d.kind == K.DECL_REF_EXPR else "" for _, _, d in held),
+                                   grids=grids))
 
     def _dims(self, c: ci.Cursor) -> list[tuple[int, ci.Cursor]]:
         """The written dimension expressions of a ``dim3`` argument (or of an integer), by axis."""
@@ -451,19 +463,29 @@ class _Walk:
             return self._var_dims(s.referenced, c)
         return [(0, c)]
 
-    def _var_dims(self, decl: ci.Cursor, use: ci.Cursor | None = None) -> list[tuple[int, ci.Cursor]]:
+    def _var_dims(self, decl: ci.Cursor, use: ci.Cursor | None = None, at: int | None = None) \
+            -> list[tuple[int, ci.Cursor]]:
         init = next((k for k in child_list(decl) if k.kind.is_expression()), None)
         if decl.type.get_canonical().spelling.endswith("dim3"):
             dims = dict(self._dims(init)) if init is not None else {}
             dims.update(self.members.get(decl.spelling, {}) if self.decls.get(decl.spelling, decl) == decl else {})
             if dims or use is None:
                 return sorted(dims.items())
+        if at is not None and init is not None:
+            init = _reaching(decl, at)  # its value at the launch (none after a two-part ceiling)
+            return [(0, init)] if init is not None else []
         if init is not None and first(decl).file is not None:
             return [(0, init)]
         return [(0, use)] if use is not None else []
 
 
 _AXES = ("x", "y", "z")
+
+
+def _by_axis(dims: list[tuple[int, str]]) -> tuple[str, ...]:
+    """Rendered dimensions by axis position (``""`` for an axis not written)."""
+    found = dict(dims)
+    return tuple(found.get(a, "") for a in range(max(found, default=-1) + 1))
 
 
 def _callee(before: list[Token]) -> tuple[Token | None, list[str]]:
@@ -630,18 +652,49 @@ def _reaching(decl: ci.Cursor, at: int) -> ci.Cursor | None:
     for _, c, kids in sorted(writes, key=lambda w: w[0], reverse=True):
         if c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR or c.kind == K.UNARY_OPERATOR and unary_op(c) in _STEPS:
             return None
+        if c.kind == K.BINARY_OPERATOR and binary_op(c) == "=" and len(kids) == 2 and _steps_up(kids[1], decl):
+            return None  # `blocks = n % 512 == 0 ? blocks : blocks + 1`: the same two-part ceiling
         if c.kind == K.BINARY_OPERATOR and binary_op(c) == "=" and len(kids) == 2 and \
                 not any(_names(k, decl) for k in preorder(kids[1])):
             return kids[1]
     return next((k for k in child_list(decl) if k.kind.is_expression()), None)
 
 
-_STEPS = ("++", "--", "post++", "post--", "&")
+_COUNTS = ("++", "--", "post++", "post--")
+_STEPS = (*_COUNTS, "&")  # `&x` handed to a call that writes it: its value unknown after
 
 
 def _names(c: ci.Cursor, decl: ci.Cursor) -> bool:
     s = strip(c)
     return s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced == decl
+
+
+def _stepped_local(c: ci.Cursor) -> str | None:
+    """The local a statement steps from its own value: ``x++``, ``x += k``, or ``x = t ? x + 1 : x``
+    (not ``&x`` handed to a call: the walk keeps what it knew of that local, as before)."""
+    kids = children(c) if c.kind in (K.UNARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.BINARY_OPERATOR) else []
+    target = strip(kids[0]) if kids else None
+    if target is None or target.kind != K.DECL_REF_EXPR or target.referenced is None:
+        return None
+    if c.kind == K.UNARY_OPERATOR and unary_op(c) in _COUNTS or c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR \
+            and binary_op(c) in ("+=", "-="):
+        return target.spelling
+    stepped = c.kind == K.BINARY_OPERATOR and binary_op(c) == "=" and len(kids) == 2 \
+        and _steps_up(kids[1], target.referenced)
+    return target.spelling if stepped else None
+
+
+def _steps_up(value: ci.Cursor, decl: ci.Cursor) -> bool:
+    """``cond ? x : x + 1`` (either way round) of the local ``x``: one more block where the test holds."""
+    s = strip(value)
+    arms = children(s)[1:] if s.kind == K.CONDITIONAL_OPERATOR else []
+    return len(arms) == 2 and any(_names(a, decl) for a in arms) and any(_plus_one(a, decl) for a in arms)
+
+
+def _plus_one(c: ci.Cursor, decl: ci.Cursor) -> bool:
+    s = strip(c)
+    kids = children(s) if s.kind == K.BINARY_OPERATOR and binary_op(s) == "+" else []
+    return len(kids) == 2 and any(_names(k, decl) for k in kids) and any(evaluate(strip(k)) == 1 for k in kids)
 
 
 _CEIL_CALL = re.compile(r"(?i)ceil|cdiv|div_?up|round_?up")

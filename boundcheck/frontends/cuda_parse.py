@@ -92,9 +92,22 @@ def _eval_functions() -> tuple[object, object, object, object, object]:
     return fns
 
 
+def reads_placeholder(cursor: ci.Cursor) -> bool:
+    """Whether ``cursor`` reads a build-time macro the parse gave a placeholder value (see
+    :func:`_build_macros`): what libclang computes from it is no value of the program's."""
+    placeholders = getattr(getattr(cursor, "_tu", None), "_bc_placeholders", None)
+    if placeholders is None:
+        return False
+    main, data, pattern = placeholders
+    start, end = first(cursor), last(cursor)
+    return start.file == main and pattern.search(data, start.offset, max(end.offset, start.offset + 1)) is not None
+
+
 def evaluate(cursor: ci.Cursor) -> int | float | None:
     """A constant expression's value (literals inside function-like macro arguments, whose
     tokens libclang places at the macro name)."""
+    if reads_placeholder(cursor):
+        return None  # a build-time macro's placeholder is no value (see _build_macros)
     run, kind, as_int, as_float, dispose = _eval_functions()
     result = run(cursor)
     if not result:
@@ -665,6 +678,12 @@ def _missing_includes(path: str, source: str, dirs: list[str]) -> tuple[set[str]
                 # source directory answers it
                 found.append(origin)
                 hit = os.path.join(origin, name)
+            if hit is None and quote == "<" and (d := next((d for d in (here, origin)
+                                                            if os.path.isfile(os.path.join(d, name))), None)):
+                # a project header written in angle brackets (`#include <ops.cuh>` beside the
+                # file): only the build's `-I` of that directory answers it
+                found.append(d)
+                hit = os.path.join(d, name)
             if hit is None and quote == '"' and (d := _project_dir(here, name)) is not None:
                 found.append(d)
                 hit = os.path.join(d, name)
@@ -752,6 +771,7 @@ class Parsed:
     tu: ci.TranslationUnit
     source: Source
     diagnostics: list[tuple[int, int, int, str]]  # severity, line, column, text (main file)
+    assumed: frozenset[str] = frozenset()  # build-time macros given placeholder values (_build_macros)
 
 
 @lru_cache(maxsize=8)
@@ -803,6 +823,17 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
             break
         missing |= more
     assert tu is not None
+    assumed: list[str] = []
+    for _ in range(MAX_REPARSES):
+        # a build-time macro hides the next behind the declaration it broke (`float s[_N_], t[_T_]`)
+        more = [n for n in _build_macros(tu, path, text) if n not in assumed]
+        if not more:
+            break
+        assumed += more
+        # distinct multiples of 1024: array sizes, template arguments and `case` labels stay valid
+        defines = [f"-D{name}={1024 * (i + 1)}" for i, name in enumerate(assumed)]
+        tu = _index().parse(path, args=[*args, *defines], unsaved_files=unsaved,
+                            options=ci.TranslationUnit.PARSE_INCOMPLETE)
     diags = []
     for d in tu.diagnostics:
         loc = d.location
@@ -811,4 +842,35 @@ def parse(path: str, text: str, cuda_args: list[str]) -> Parsed:
     source = Source(path, text)
     source.root = tu.cursor
     source.main_file = first(tu.cursor).file
-    return Parsed(tu, source, diags)
+    if assumed:
+        words = "|".join(re.escape(n) for n in assumed)
+        tu._bc_placeholders = (source.main_file, source.data, re.compile(rf"\b(?:{words})\b".encode()))
+    return Parsed(tu, source, diags, frozenset(assumed))
+
+
+_UNDECLARED = re.compile(r"^use of undeclared identifier '([A-Za-z_]\w*)'$")
+
+
+def _build_macros(tu: ci.TranslationUnit, path: str, text: str) -> list[str]:
+    """Names that the file uses only as values and nothing declares: constants its build defines
+    (``extra_cuda_cflags=[f"-D_N_={head_size}", "-DTmax=1024"]``). Their values are unknown; the
+    parse gives each a placeholder, and the frontend reads them as named constants. A name that is
+    called, indexed, qualified or a member (a helper of a missing header) is none."""
+    names = {m.group(1) for d in tu.diagnostics
+             if d.severity >= ci.Diagnostic.Error and d.location.file is not None
+             and d.location.file.name == path and (m := _UNDECLARED.match(d.spelling))}
+    return sorted(n for n in names if _value_only(n, text))
+
+
+_VALUE_KEYWORDS = frozenset({"return", "case", "sizeof", "else", "do", "throw", "co_return", "co_yield"})
+# directives, comments and string literals
+_NOT_CODE = re.compile(r'^[ \t]*#[^\n]*|//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.MULTILINE | re.DOTALL)
+
+
+def _value_only(name: str, text: str) -> bool:
+    """Whether every use of ``name`` outside directives, comments and strings reads it as a value: never called,
+    indexed, qualified, a member, assigned, or written after a type name (a declaration that
+    failed: ``cudaStream_t stream``)."""
+    code = _NOT_CODE.sub("", text)
+    uses = list(re.finditer(rf"(\w+|\.|->|::)?\s*\b{re.escape(name)}\b\s*(\(|\[|::|\.|->|=(?!=))?", code))
+    return bool(uses) and not any(m.group(2) or m.group(1) and m.group(1) not in _VALUE_KEYWORDS for m in uses)

@@ -68,6 +68,18 @@ STUB_HEADER = r"""
 #define INT_MIN (-2147483647 - 1)
 #define UINT_MAX 4294967295U
 #define LLONG_MAX 9223372036854775807LL
+#define INT8_MAX 127
+#define INT8_MIN (-128)
+#define UINT8_MAX 255
+#define INT16_MAX 32767
+#define INT16_MIN (-32768)
+#define UINT16_MAX 65535
+#define INT32_MAX 2147483647
+#define INT32_MIN (-2147483647 - 1)
+#define UINT32_MAX 4294967295U
+#define INT64_MAX 9223372036854775807LL
+#define INT64_MIN (-9223372036854775807LL - 1)
+#define UINT64_MAX 18446744073709551615ULL
 #define HUGE_VALF __builtin_huge_valf()
 typedef unsigned long size_t;
 typedef long ptrdiff_t;
@@ -364,6 +376,7 @@ __host__ __device__ float exp10f(float);
 __host__ __device__ float normcdff(float);
 __host__ __device__ int isinf(float); __host__ __device__ int isnan(float); __host__ __device__ int isfinite(float);
 __host__ __device__ int isinf(double); __host__ __device__ int isnan(double); __host__ __device__ int isfinite(double);
+__host__ __device__ int signbit(float); __host__ __device__ int signbit(double);
 __device__ void __trap();
 __device__ void __brkpt();
 __host__ __device__ float __half2float(__half);
@@ -586,6 +599,7 @@ template <class T, unsigned long N> struct array {
 template <unsigned long I, class T, unsigned long N> __host__ __device__ T& get(array<T, N>&);
 template <unsigned long I, class T, unsigned long N> __host__ __device__ const T& get(const array<T, N>&);
 __host__ __device__ bool isinf(float); __host__ __device__ bool isnan(float); __host__ __device__ bool isfinite(float);
+__host__ __device__ bool signbit(float); __host__ __device__ bool signbit(double);
 __host__ __device__ float abs(float); __host__ __device__ int abs(int); __host__ __device__ float exp(float);
 __host__ __device__ float sqrt(float); __host__ __device__ float log(float); __host__ __device__ float pow(float, float);
 template <class T> struct numeric_limits {

@@ -525,14 +525,14 @@ def test_quoted_include_found_in_a_project_directory(tmp_path):
     """A build's `-I` is unknown: a quoted include that is not next to the file is taken from the
     nearest ancestor, or the one subdirectory of it, that holds it."""
     (tmp_path / "common").mkdir()
-    (tmp_path / "common" / "defs.h").write_text("#define LANES 32\n")
+    (tmp_path / "common" / "defs.h").write_text("__device__ int lanes();\n")
     (tmp_path / "ops" / "add").mkdir(parents=True)
-    src = '#include "defs.h"\n__global__ void k(float* x) { x[threadIdx.x % LANES] = 0.0f; }\n'
+    src = '#include "defs.h"\n__global__ void k(float* x) { x[threadIdx.x % lanes()] = 0.0f; }\n'
     path = tmp_path / "ops" / "add" / "k.cu"
     path.write_text(src)
     assert model(src, str(path)).errors == []
     (tmp_path / "other").mkdir()
-    (tmp_path / "other" / "defs.h").write_text("#define LANES 32\n")
+    (tmp_path / "other" / "defs.h").write_text("__device__ int lanes();\n")
     assert model(src, str(path)).errors != []  # two candidates: ambiguous, not guessed
 
 
