@@ -39,15 +39,14 @@ def launch_rows(recs: Sequence[Any], fn: ci.Cursor, hls: Sequence[HostLaunch],
     counter and header (``KernelBuilder.loop_ranges_at``)."""
     out: set[tuple[Any, str, Any]] | None = None
     # with no launch in the run, the kernel's own `blockDim.x` and `gridDim.x` still name the sizes
-    by_name = {name: rng for (name, _), rng in loops_at.items()}
     for block, grids, across in [(*_sizes(hl, fn), not set(hl.ceil_axes) & {1, 2}) for hl in hls] \
             or [(_Block(_INTRINSIC_BLOCK, 1), {"gridDim.x"}, False)]:
         found = set()
         for r in recs:
             if r.space is not Space.GLOBAL or r.width != 1:
                 continue
-            walked = {w.loop for w in r.within}  # the loops a record is made in, where a name is reused
-            mine = {**by_name, **{name: rng for (name, header), rng in loops_at.items() if header in walked}}
+            walked = {w.loop for w in r.within}  # the loops a record is made in (a name may be reused)
+            mine = {name: rng for (name, header), rng in loops_at.items() if header in walked}
             if _inside(expand(r.index), block, grids, across and not any(g.boundary for g in r.guards), mine):
                 found.add((r.span, r.buffer, r.kind))
         out = found if out is None else out & found

@@ -111,3 +111,17 @@ def test_a_block_walks_a_table_of_compile_time_size():
     # the region bounds the loop's own counter, not a global index read inside it
     other = src.replace("table[i] = code[i]", "table[i] = code[blockIdx.x * blockDim.x + threadIdx.x]")
     assert findings(other) == [(3, "BC101")]
+
+
+def test_a_counter_name_reused_by_a_lane_walk_is_not_counted():
+    """`i` counts 0..3 in one loop and walks the lanes (`i = threadIdx.x; i <= C`) in another: the
+    second's `i * blockDim.x` is a walk over C, not a counted row, so its `<=` stays reported."""
+    src = ("__global__ void k(float* out, const float* inp, int C) {\n"
+           "    const float* x = inp + blockIdx.x * C;\n"
+           "    float acc = 0.0f;\n"
+           "    for (int i = 0; i < 4; i++) acc += 1.0f;\n"
+           "    for (int i = threadIdx.x; i <= C; i += blockDim.x) acc += x[i];\n"
+           "    out[blockIdx.x] = acc;\n"
+           "}\n"
+           "void run(float* out, const float* inp, int N, int C) { k<<<N, 256>>>(out, inp, C); }\n")
+    assert (5, "BC104") in findings(src)
