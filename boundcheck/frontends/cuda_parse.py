@@ -856,21 +856,43 @@ def _build_macros(tu: ci.TranslationUnit, path: str, text: str) -> list[str]:
     (``extra_cuda_cflags=[f"-D_N_={head_size}", "-DTmax=1024"]``). Their values are unknown; the
     parse gives each a placeholder, and the frontend reads them as named constants. A name that is
     called, indexed, qualified or a member (a helper of a missing header) is none."""
-    names = {m.group(1) for d in tu.diagnostics
-             if d.severity >= ci.Diagnostic.Error and d.location.file is not None
-             and d.location.file.name == path and (m := _UNDECLARED.match(d.spelling))}
-    return sorted(n for n in names if _value_only(n, text))
+    lines: dict[str, list[int]] = {}
+    for d in tu.diagnostics:
+        if d.severity >= ci.Diagnostic.Error and d.location.file is not None and d.location.file.name == path \
+                and (m := _UNDECLARED.match(d.spelling)):
+            lines.setdefault(m.group(1), []).append(d.location.line)
+    if not lines:
+        return []
+    # only what device code or a function that launches reads is worth a second parse
+    # (`EXIT_WAIVED` of a sample's main is not)
+    launches = [n for n, row in enumerate(text.splitlines(), 1) if "<<<" in row]
+    spans = [(a, b) for fn in functions(tu.cursor) for a, b in [(first(fn).line, last(fn).line)]
+             if is_kernel(fn) or is_device(fn) or any(a <= n <= b for n in launches)]
+    spans += [(n, n) for n in launches]
+    code = _NOT_CODE.sub("", text)
+    return sorted(n for n, at in lines.items() if any(a <= line <= b for line in at for a, b in spans)
+                  and _value_only(n, code))
 
 
 _VALUE_KEYWORDS = frozenset({"return", "case", "sizeof", "else", "do", "throw", "co_return", "co_yield"})
 # directives, comments and string literals
 _NOT_CODE = re.compile(r'^[ \t]*#[^\n]*|//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', re.MULTILINE | re.DOTALL)
+# called (a template too: `f<float>()`, `Int<8>{}`), indexed, qualified, a member, assigned, or a type
+# declaring a name (`cudaTextureDesc tex;`)
+_USE_AFTER = re.compile(r"\s*(?:\(|\[|::|\.|->|=(?!=)|<[^<>;()]*>\s*[({])|\s+[A-Za-z_]")
+_USE_BEFORE = re.compile(r"(\w+|\.|->|::)\s*$")  # a member, qualified, or written after a type name
 
 
-def _value_only(name: str, text: str) -> bool:
-    """Whether every use of ``name`` outside directives, comments and strings reads it as a value: never called,
-    indexed, qualified, a member, assigned, or written after a type name (a declaration that
-    failed: ``cudaStream_t stream``)."""
-    code = _NOT_CODE.sub("", text)
-    uses = list(re.finditer(rf"(\w+|\.|->|::)?\s*\b{re.escape(name)}\b\s*(\(|\[|::|\.|->|=(?!=))?", code))
-    return bool(uses) and not any(m.group(2) or m.group(1) and m.group(1) not in _VALUE_KEYWORDS for m in uses)
+def _value_only(name: str, code: str) -> bool:
+    """Whether every use of ``name`` in ``code`` (directives, comments and strings removed) reads
+    it as a value: never called, indexed, qualified, a member, assigned, a type declaring a name,
+    or written after a type name (a declaration that failed: ``cudaStream_t stream``)."""
+    found = False
+    for m in re.finditer(rf"\b{re.escape(name)}\b", code):
+        found = True
+        if _USE_AFTER.match(code, m.end()):
+            return False
+        before = _USE_BEFORE.search(code, max(0, m.start() - 64), m.start())
+        if before is not None and before.group(1) not in _VALUE_KEYWORDS:
+            return False
+    return found

@@ -99,6 +99,16 @@ typedef unsigned long long CUsurfObject;
 typedef int cudaError_t;
 typedef void* cudaStream_t;
 enum { cudaSuccess = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+enum { cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4, cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+       cudaFuncAttributePreferredSharedMemoryCarveout = 9, cudaStreamDefault = 0, cudaStreamNonBlocking = 1,
+       cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2, cudaHostAllocDefault = 0,
+       cudaHostAllocMapped = 2, cudaHostRegisterMapped = 2, cudaDeviceMapHost = 8, cudaComputeModeDefault = 0,
+       cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeMode = 20,
+       cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaResourceTypeArray = 0, cudaResourceTypeLinear = 2,
+       cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaFilterModePoint = 0, cudaFilterModeLinear = 1,
+       cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1, cudaChannelFormatKindSigned = 0,
+       cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2 };
+#define RAND_MAX 2147483647
 struct uint3 { unsigned int x, y, z; };
 struct dim3 {
   unsigned int x, y, z;

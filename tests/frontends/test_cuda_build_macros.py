@@ -85,3 +85,12 @@ def test_cstdint_limits_and_signbit_are_declared():
            "    if (i < n && n < INT32_MAX && !signbit(x[i])) x[i] = 0.0f;\n"
            "}\n")
     assert parse_module("k.cu", src, []).errors == []
+
+
+def test_only_names_device_code_or_a_launching_function_reads_get_a_placeholder():
+    """A second parse is spent only where it can matter: `EXIT_WAIVED` in a `main` that launches
+    nothing is left undeclared, `THREADS` in the function that launches is read as a constant."""
+    src = ("__global__ void k(float* x) { x[threadIdx.x] = 0.0f; }\n"
+           "void run(float* x) { k<<<1, THREADS>>>(x); }\n"
+           "int main() { return EXIT_WAIVED; }\n")
+    assert parse(src).assumed == {"THREADS"}
