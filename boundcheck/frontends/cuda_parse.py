@@ -857,10 +857,10 @@ def _build_macros(tu: ci.TranslationUnit, path: str, text: str) -> list[str]:
     parse gives each a placeholder, and the frontend reads them as named constants. A name that is
     called, indexed, qualified or a member (a helper of a missing header) is none."""
     lines: dict[str, list[int]] = {}
-    for d in tu.diagnostics:
-        if d.severity >= ci.Diagnostic.Error and d.location.file is not None and d.location.file.name == path \
-                and (m := _UNDECLARED.match(d.spelling)):
-            lines.setdefault(m.group(1), []).append(d.location.line)
+    for d in tu.diagnostics:  # the message first: a location costs libclang a file object and a string
+        if (m := _UNDECLARED.match(d.spelling)) and d.severity >= ci.Diagnostic.Error \
+                and (at := d.location).file is not None and at.file.name == path:
+            lines.setdefault(m.group(1), []).append(at.line)
     if not lines:
         return []
     # only what device code or a function that launches reads is worth a second parse
