@@ -33,6 +33,7 @@ from boundcheck.frontends.cuda_parse import (
     last,
     parse,
     preorder,
+    template_params,
 )
 from boundcheck.frontends.cuda_powers import host_summaries
 from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
@@ -145,13 +146,10 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             kernel.accesses[:] = builder.ceiling_accesses  # the rounded-up grid runs warps past the rows
         drop_slot_dims(kernel, fn, builder.slots, [list(hl.rooms) for hl in hls], builder.conv.values, conv.values)
         _fixed_rows(fn, kernel, builder, hls)
-        drop_thread_dims(kernel, launch_rows(builder.recs, fn, hls, builder.loop_ranges_at), "x")
     for name, defined in kernels.items():  # the kernels no launch was handed to
         for which, (fn, kernel) in enumerate(defined):
             if (name, which) not in by_kernel:
                 _fixed_rows(fn, kernel, builders[name][which], [])
-                drop_thread_dims(kernel, launch_rows(builders[name][which].recs, fn, [],
-                                                     builders[name][which].loop_ranges_at), "x")
     for kernel in module.kernels:
         padded_rows(kernel)
     module.wanted_helpers = helpers.wanted
@@ -192,9 +190,10 @@ def _divisor_params(fn: ci.Cursor) -> set[str]:
 def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[HostLaunch]) -> None:
     """Drop the thread dimension of accesses that stay inside a row of compile-time length under
     every launch's compile-time block size, or, for a warp's lane, under any (:mod:`cuda_fixed_rows`);
-    template parameters take the literal each launch gives."""
+    template parameters take the literal each launch gives. Then the x lanes of those inside a row
+    the launches cover by names alone (:mod:`cuda_launch_rows`)."""
     recs, loops, values = builder.recs, builder.loop_ranges_at, builder.conv.values
-    tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
+    tparams = template_params(fn)
     bound = launch_bound(builder.src, fn, values)
     inside: set | None = None
     for hl in hls:
@@ -206,6 +205,8 @@ def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[
     if inside is None:  # launched from no file of the run: a warp's lane, or a block the kernel caps, still has its reach
         inside = rows_inside(recs, bound, loops, values)
     drop_thread_dims(model, inside)
+    # rows the launches cover by names alone (`h * N + i` under `<<<dim3(H, B), N>>>`): the x lanes
+    drop_thread_dims(model, launch_rows(recs, fn, hls, loops), "x")
 
 
 _LAUNCH_BOUNDS = re.compile(r"\b(?:__launch_bounds__|C10_LAUNCH_BOUNDS_[12])\s*\(\s*(\w+)")
@@ -316,7 +317,7 @@ def _block_bindings(hl: HostLaunch, fn: ci.Cursor) -> set[Divisibility]:
 def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
     """Host asserts on the arguments become contracts on the kernel's parameters."""
     names = [p.spelling for p in params(fn)]
-    tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
+    tparams = template_params(fn)
     rename: dict[str, list[str]] = {}
     for h, p in zip(hl.kernel_args, names):
         if h:

@@ -380,14 +380,13 @@ class _Walk:
         grid = self._dims(grid_arg) if grid_arg is not None else []
         block_dims = self._dims(block_arg) if block_arg is not None else []
         block = [render(conv.expr(d, scope)) for _, d in block_dims]
-        grids = _by_axis([(a, render(conv.expr(d, scope))) for a, d in grid])
         names = [strip(a).spelling if strip(a).kind == K.DECL_REF_EXPR else None for a in call_args]
         block_x = dict(block_dims).get(0)
         value = evaluate(block_x) if block_x is not None else None
         if value is None and block:
             value = self._pinned(block[0], first(c).offset)  # `if (C / H == 64) k<64><<<g, C / H>>>`
         self._add(kernel, conv.src.span(c), grid, names, targs, block,
-                  _var_name(block_arg) if block_arg is not None else "", first(c).offset, value, grids)
+                  _var_name(block_arg) if block_arg is not None else "", first(c).offset, value)
         if self.allocs is not None and grid_arg is not None and block_arg is not None:
             rooms = [self.allocs.room(c, i, a, grid_arg, block_arg, scope) for i, a in enumerate(call_args)]
             self.out[-1] = replace(self.out[-1], rooms=tuple(r for r in rooms if r is not None))
@@ -412,8 +411,7 @@ class _Walk:
         block_var = block_arg[0].text if len(block_arg) == 1 else ""
         kernel = _aliased_function(self.decls.get(callee.text)) or callee.text
         self._add(kernel, Span(start.line, start.col, end.end_line, end.end_col), grid, names, targs, block,
-                  block_var, tok.offset, self._token_value(block_arg[0]) if len(block_arg) == 1 else None,
-                  _by_axis([(a, render(self.conv.expr(d, self.scope))) for a, d in grid]))
+                  block_var, tok.offset, self._token_value(block_arg[0]) if len(block_arg) == 1 else None)
 
     def _token_value(self, tok: Token) -> int | float | None:
         """The compile-time value of a one-token launch argument: a literal, or the constant the
@@ -433,8 +431,7 @@ class _Walk:
         return self._var_dims(self.decls[arg[0].text], at=at)
 
     def _add(self, kernel: str, span: Span, grid: list[tuple[int, ci.Cursor]], names: list[str | None],
-             targs: list[str], block: list[str], block_var: str, at: int, block_value: float | None,
-             grids: tuple[str, ...] = ()) -> None:
+             targs: list[str], block: list[str], block_var: str, at: int, block_value: float | None) -> None:
         whole: dict[FloorDiv, tuple[str, str]] = {}
         held = [(axis, div, strip(d)) for axis, d in grid if (div := _floor(d, self.conv, self.scope, whole)) is not None]
         floored = [(axis, div) for axis, div, _ in held]
@@ -449,7 +446,7 @@ class _Walk:
                                    ceil_axes=tuple(a for a, d in grid if _ceiling(d, self.conv, self.scope)),
                                    block_x_value=block_value if isinstance(block_value, int) else None,
                                    grid_names=tuple(d.spelling if d.kind == K.DECL_REF_EXPR else "" for _, _, d in held),
-                                   grids=grids))
+                                   grids=_by_axis([(a, render(self.conv.expr(d, self.scope))) for a, d in grid])))
 
     def _dims(self, c: ci.Cursor) -> list[tuple[int, ci.Cursor]]:
         """The written dimension expressions of a ``dim3`` argument (or of an integer), by axis."""

@@ -543,8 +543,8 @@ class KernelBuilder:
                 and strip(init).kind == K.INTEGER_LITERAL:
             st.scope.kinds = {**st.scope.kinds, name: Kind.CONST}
             st.scope.env.pop(name, None)
-            macro = self.conv.macro_name(strip(init))
-            if macro is not None and self.conv.values.get(macro, 0) is None:
+            macro = self.conv.macro_name(strip(init))  # its value noted by the `expr` above
+            if macro is not None and macro in self.conv.values and self.conv.values[macro] is None:
                 # `constexpr int C = _C_;` of a macro the build defines: C is that constant (the
                 # launch's `dim3(_C_)` block), its value unknown
                 st.scope.env[name] = Sym(macro, Kind.CONST)
@@ -1179,7 +1179,7 @@ class KernelBuilder:
                          for t in [floor_division(a.right, header, ("/",))] if t is not None), None)
             # `for (i = threadIdx.x; i < 256; i += blockDim.x)`: the block walks a region of a size
             # fixed at compile time (a 256-entry table), its condition checked at every step
-            fixed = any(a.op == "<" and a.left == st.scope.env.get(var) and a.right.__class__ in (Num, Sym)
+            fixed = any(a.op == "<" and a.left == st.scope.env.get(var) and isinstance(a.right, Num | Sym)
                         and kinds(a.right) <= {Kind.CONST} for a in atoms)
         if var is not None and start is not None and trip is None and walks is None and _per_warp(start):
             # `for (row = warp; row < n; row += warps)` up to a count of rows, not of tiles: the

@@ -24,11 +24,10 @@ import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import params
 from boundcheck.frontends.cuda_host import HostLaunch
-from boundcheck.frontends.cuda_parse import child_list
+from boundcheck.frontends.cuda_parse import template_params
 from boundcheck.model import Space
-from boundcheck.symbolic import Bin, Expr, Kind, Sym, Term, expand, kinds, render, syms
+from boundcheck.symbolic import Bin, Expr, Kind, Sym, Term, expand, kinds, render, syms, terms_text, without
 
-K = ci.CursorKind
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -65,11 +64,10 @@ class _Block:
     value: int
 
 
-
 def _sizes(hl: HostLaunch, fn: ci.Cursor) -> tuple[_Block, set[str]]:
     """The block's x size, and the kernel's names for the grid's x size, under launch ``hl``."""
     names = [p.spelling for p in params(fn)]
-    tparams = [k.spelling for k in child_list(fn) if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER]
+    tparams = template_params(fn)
     block = hl.block
     blocks = set(_INTRINSIC_BLOCK) | ({block} if _NAME.fullmatch(block) else set())  # a macro read by name
     blocks |= {t for t, v in zip(tparams, hl.template_args) if v == block}
@@ -80,8 +78,6 @@ def _sizes(hl: HostLaunch, fn: ci.Cursor) -> tuple[_Block, set[str]]:
 
 
 _B, _G = "<block>", "<grid>"  # the block's and the grid's x size, however the kernel names them
-
-Monomial = tuple[int, Counter]
 
 
 def _inside(terms: list[Term], block: _Block, grids: set[str], across: bool,
@@ -119,10 +115,10 @@ def _inside(terms: list[Term], block: _Block, grids: set[str], across: bool,
     # covered so far (`i * C + j` for j < C: the lane over rows of C)
     steps = [(lane, count, -1)] + [(*c, i) for i, t in enumerate(others)
                                     if (c := _counted(t, loops, block, grids)) is not None]
-    width: Monomial = (1, Counter())
+    width = Term(1, ())
     used: set[int] = set()
-    while (nxt := next((s for s in steps if s[0] == width and s[2] not in used), None)) is not None:
-        width = _times(width, nxt[1])
+    while (nxt := next((s for s in steps if _same(s[0], width) and s[2] not in used), None)) is not None:
+        width = Term(width.coeff * nxt[1].coeff, width.factors + nxt[1].factors)
         used.add(nxt[2])
     if -1 not in used:
         return False
@@ -135,11 +131,11 @@ def _inside(terms: list[Term], block: _Block, grids: set[str], across: bool,
         m = _canon(t.coeff, t.factors, block, grids)
         if m is None:
             return False
-        if names["blockIdx.x"] == 1 and _canon(t.coeff, [f for f in t.factors if _name(f) != "blockIdx.x"],
-                                               block, grids) == width:
+        if names["blockIdx.x"] == 1 and _same(_canon(t.coeff, [f for f in t.factors if _name(f) != "blockIdx.x"],
+                                                     block, grids), width):
             program += 1
-        elif not names["blockIdx.x"] and t.coeff > 0 and m[1][_G] and _multiple(_without(m, _G), width) \
-                and _row_picked(t, loops):
+        elif not names["blockIdx.x"] and t.coeff > 0 and (rest := without(m.factors, [_G])) is not None \
+                and _multiple(Term(m.coeff, tuple(rest)), width) and _row_picked(t, loops):
             rows += 1  # a multiple of G * W: whole rows of the grid's x extent
         elif any(n.startswith("threadIdx.") for n in names):
             return False
@@ -174,28 +170,23 @@ def _row_picked(t: Term, loops: dict[str, tuple[int, Expr, str]]) -> bool:
         or bool(names.keys() & {"blockIdx.y", "blockIdx.z", "threadIdx.y", "threadIdx.z"})
 
 
-def _canon(coeff: float, factors: Sequence[Expr], block: _Block, grids: set[str]) -> Monomial | None:
-    """``coeff * factors`` as an integer times names, the block's and grid's sizes by one name
-    each (the block's by its value where the launch writes one)."""
+def _canon(coeff: float, factors: Sequence[Expr], block: _Block, grids: set[str]) -> Term | None:
+    """``coeff * factors`` with an integer coefficient, the block's and the grid's sizes each by
+    one name (the block's by its value where the launch writes one)."""
     if not float(coeff).is_integer():
         return None
-    c, names = int(coeff), Counter()
+    c, out = int(coeff), []
     for f in factors:
         n = _name(f)
-        if n in block.names or n == _B:
-            if block.value > 1:
-                c *= block.value
-            else:
-                names[_B] += 1
-        elif n in grids:
-            names[_G] += 1
+        if (n in block.names or n == _B) and block.value > 1:
+            c *= block.value
         else:
-            names[n] += 1
-    return c, names
+            out.append(Sym(_B, Kind.CONST) if n in block.names else Sym(_G, Kind.CONST) if n in grids else f)
+    return Term(c, tuple(out))
 
 
 def _counted(t: Term, loops: dict[str, tuple[int, Expr, str]], block: _Block,
-             grids: set[str]) -> tuple[Monomial, Monomial] | None:
+             grids: set[str]) -> tuple[Term, Term] | None:
     """(step, count) of a term that is a counted loop's counter times a step: the counter runs
     from 0 by 1 below a compile-time size."""
     counters = [f for f in t.factors if isinstance(f, Sym) and f.kind is Kind.LOOP and f.name in loops]
@@ -207,19 +198,16 @@ def _counted(t: Term, loops: dict[str, tuple[int, Expr, str]], block: _Block,
         return None
     step = _canon(t.coeff, [f for f in t.factors if f is not counters[0]], block, grids)
     count = _canon(parts[0].coeff, parts[0].factors, block, grids)
-    return (step, count) if step is not None and count is not None and count[0] > 0 else None
+    return (step, count) if step is not None and count is not None and count.coeff > 0 else None
 
 
-def _times(a: Monomial, b: Monomial) -> Monomial:
-    return a[0] * b[0], a[1] + b[1]
+def _same(a: Term | None, b: Term) -> bool:
+    return a is not None and terms_text([a]) == terms_text([b])
 
 
-def _multiple(m: Monomial, of: Monomial) -> bool:
-    return of[0] != 0 and m[0] % of[0] == 0 and not of[1] - m[1]
-
-
-def _without(m: Monomial, name: str) -> Monomial:
-    return m[0], m[1] - Counter({name: 1})
+def _multiple(m: Term, of: Term) -> bool:
+    """``m`` is a whole number of ``of``s: its coefficient a multiple, every factor of ``of`` in it."""
+    return bool(of.coeff) and not m.coeff % of.coeff and without(m.factors, [render(f) for f in of.factors]) is not None
 
 
 def _row_index(f: Expr, across: bool) -> bool:

@@ -303,6 +303,11 @@ def is_device(fn: ci.Cursor) -> bool:
     return any(k.kind == ci.CursorKind.CUDADEVICE_ATTR for k in child_list(fn))
 
 
+def template_params(fn: ci.Cursor) -> list[str]:
+    """The names of a function template's non-type parameters (``N`` of ``template <int N>``), in order."""
+    return [k.spelling for k in child_list(fn) if k.kind == ci.CursorKind.TEMPLATE_NON_TYPE_PARAMETER]
+
+
 def arguments(call: ci.Cursor) -> list[ci.Cursor]:
     """A call's arguments, as the cursor objects :func:`child_list` gives where they are its last
     children (as in a plain call): what was read of a cursor (children, kind, extent) stays on
