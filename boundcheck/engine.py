@@ -1,12 +1,14 @@
 """One run: discover files, parse each with its frontend, apply the selected rules, then
 suppressions. Files are analysed independently, so large runs fan out over processes; a file
-whose kernels other files of the run launch (a CUDA header, a Python module of kernels), or that
-calls a host helper only another file of the run defines, is analysed again with those launches
-or that helper's summary, and its second result stands."""
+whose kernels other files of the run launch (a CUDA header, a Python module of kernels), that
+calls a host helper only another file of the run defines, or whose launchers another C/C++ file
+beside it calls after checking their arguments (an extension's binding), is analysed again with
+those launches, that helper's summary or those checks, and its second result stands."""
 
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +46,7 @@ def needs_parse(language: Language, source: str) -> bool:
 
 Launched = dict[str, list[object]]  # a file's kernels by name: launches other files make
 Summaries = dict[str, object]  # host helpers by name: what another file's definition was read to do
+Calls = dict[str, list[tuple[tuple[str, str], ...]]]  # a function's calls: the facts each holds, by argument position
 
 
 @dataclass
@@ -54,9 +57,11 @@ class Given:
     launched: Launched = field(default_factory=dict)
     helpers: Summaries = field(default_factory=dict)
     inlined: set[int] = field(default_factory=set)  # lines of its jit helpers other files' kernels inline
+    callers: Calls = field(default_factory=dict)  # what other files' calls of its launchers hold
 
     def size(self) -> int:
-        return sum(len(v) for v in self.launched.values()) + len(self.helpers) + len(self.inlined)
+        return sum(len(v) for v in self.launched.values()) + len(self.helpers) + len(self.inlined) \
+            + sum(len(v) for v in self.callers.values())
 
 
 def parse(path: str, language: Language, source: str, settings: Settings, given: Given | None = None) -> Module:
@@ -65,7 +70,8 @@ def parse(path: str, language: Language, source: str, settings: Settings, given:
         from boundcheck.frontends.triton import parse_module
         return parse_module(path, source, given.launched, given.inlined)
     from boundcheck.frontends.cuda import parse_module as parse_cuda
-    return parse_cuda(path, source, settings.cuda_args, given.launched, given.helpers)  # type: ignore[arg-type]
+    return parse_cuda(path, source, settings.cuda_args, given.launched, given.helpers,  # type: ignore[arg-type]
+                      given.callers)
 
 
 def check_source(path: str, language: Language, source: str, settings: Settings) -> tuple[list[Finding], bool]:
@@ -88,6 +94,7 @@ class Outcome:
     summaries: Summaries = field(default_factory=dict)  # the host helpers it defines, read
     wanted: frozenset[str] = frozenset()  # helpers it calls with no body where a summary was asked
     inlined: frozenset[tuple[str, int]] = frozenset()  # jit helpers of other files it inlines
+    entries: frozenset[str] = frozenset()  # its host functions that reach a launch, callable from other files
 
 
 def _analyse(path: str, language: Language, source: str, settings: Settings, given: Given | None = None) -> Outcome:
@@ -103,7 +110,7 @@ def _analyse(path: str, language: Language, source: str, settings: Settings, giv
     findings = suppressions.apply(module, _once(findings), settings)
     return Outcome(sorted(findings, key=Finding.sort_key), True, module.foreign_launches,
                    frozenset(k.name for k in module.kernels), module.helper_summaries, frozenset(module.wanted_helpers),
-                   frozenset(module.inlined_helpers))
+                   frozenset(module.inlined_helpers), frozenset(module.launch_entries))
 
 
 def _once(findings: list[Finding]) -> list[Finding]:
@@ -158,6 +165,7 @@ def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[
     summaries: dict[str, list[tuple[int, object]]] = {}  # helper name -> (defining file, summary)
     wanted: list[tuple[int, str]] = []  # helpers called with no body where a summary was asked
     unresolved: list[tuple[int, str, list[object]]] = []  # launches of kernels only declared where launched
+    entries: dict[int, frozenset[str]] = {}  # launchers other files may call, by defining file
 
     def count(i: int) -> int:
         return given[real[i]].size() if real[i] in given else 0
@@ -175,6 +183,8 @@ def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[
             for name, summary in out.summaries.items():
                 summaries.setdefault(name, []).append((i, summary))
             wanted.extend((i, name) for name in out.wanted)
+            if out.entries:
+                entries[i] = out.entries
             for file, line in out.inlined:
                 given.setdefault(file, Given()).inlined.add(line)
             for (file, kernel), hls in out.foreign.items():
@@ -195,8 +205,55 @@ def _in_launch_order(pool: ProcessPoolExecutor | None, work: list) -> list[list[
         near = [s for j, s in summaries.get(name, []) if j != i and _beside(real[i], real[j])]
         if len(near) == 1 and near[0] is not None:
             given.setdefault(real[i], Given()).helpers[name] = near[0]
+    for i, name, made in _calls_beside(pool, work, real, entries):
+        given.setdefault(real[i], Given()).callers.setdefault(name, []).extend(made)
     analyse([i for i in range(len(work)) if count(i) > had[i]], False)
     return outcomes
+
+
+def _calls_beside(pool: ProcessPoolExecutor | None, work: list, real: list[str],
+                  entries: dict[int, frozenset[str]]) -> list[tuple[int, str, list]]:
+    """The calls other C/C++ files of the run make of each file's launchers (a binding checks
+    ``x.size(2) % 2 == 0``, then calls ``forward_cuda(x)`` in the ``.cu`` beside it): (defining
+    file, name, what each call holds). Only files beside the definition, whose text names it, are
+    read, and only a name one file beside the caller defines."""
+    by_dir: dict[str, list[int]] = {}
+    by_parent: dict[str, list[int]] = {}
+    for i in entries:
+        by_dir.setdefault(os.path.dirname(real[i]), []).append(i)
+        by_parent.setdefault(os.path.dirname(os.path.dirname(real[i])), []).append(i)
+    jobs: list[tuple[str, Settings, set[str]]] = []
+    owners: list[dict[str, list[int]]] = []
+    for j, (path, language, settings, _) in enumerate(work):
+        d = os.path.dirname(real[j])
+        near = [i for i in by_dir.get(d, []) + by_dir.get(os.path.dirname(d), []) + by_parent.get(d, []) if i != j]
+        if language is not Language.CUDA or not near:
+            continue
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            continue
+        owner: dict[str, list[int]] = {}
+        for i in near:
+            for name in entries[i]:
+                if name.encode() in data and re.search(rb"\b" + re.escape(name.encode()) + rb"\s*\(", data):
+                    owner.setdefault(name, []).append(i)
+        if owner:
+            jobs.append((path, settings, set(owner)))
+            owners.append(owner)
+    found = list(pool.map(_calls_of, jobs)) if pool is not None and len(jobs) > 1 else [_calls_of(j) for j in jobs]
+    return [(owner[name][0], name, made) for owner, calls in zip(owners, found)
+            for name, made in calls.items() if len(owner.get(name, [])) == 1]
+
+
+def _calls_of(job: tuple[str, Settings, set[str]]) -> dict[str, list]:
+    path, settings, names = job
+    from boundcheck.frontends.cuda import calls_in
+    try:
+        source = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    return calls_in(path, source, settings.cuda_args, names)
 
 
 def _beside(a: str, b: str) -> bool:

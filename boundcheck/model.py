@@ -385,6 +385,9 @@ class Module:
     # jit helpers of other files that its kernels inline, by real path and the line of the ``def``:
     # checked here under each caller's values, so that file does not check them as kernels
     inlined_helpers: set[tuple[str, int]] = field(default_factory=set)
+    # host functions of the file that reach a launch and that other files may call (a binding's
+    # checks before it calls them are read there and handed back by the engine)
+    launch_entries: set[str] = field(default_factory=set)
 
     def lines(self) -> list[str]:
         return self.source.splitlines()

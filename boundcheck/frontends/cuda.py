@@ -16,7 +16,15 @@ import clang.cindex as ci
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, params, strip
 from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims, rows_inside
 from boundcheck.frontends.cuda_helpers import Helpers
-from boundcheck.frontends.cuda_host import HostLaunch, host_methods, keep_floors, launches_in
+from boundcheck.frontends.cuda_host import (
+    HostLaunch,
+    Positional,
+    calls_made,
+    host_methods,
+    keep_floors,
+    launch_entries,
+    launches_in,
+)
 from boundcheck.frontends.cuda_kernel import KernelBuilder, divisibility, padded_rows
 from boundcheck.frontends.cuda_launch_rows import launch_rows
 from boundcheck.frontends.cuda_parse import (
@@ -48,12 +56,13 @@ _FRONTEND_BUGS = (AttributeError, IndexError, KeyError, TypeError, ValueError, A
 
 
 def parse_module(path: str, source: str, cuda_args: list[str] | None = None,
-                 launched: dict[str, list[HostLaunch]] | None = None, elsewhere: dict[str, object] | None = None
-                 ) -> Module:
+                 launched: dict[str, list[HostLaunch]] | None = None, elsewhere: dict[str, object] | None = None,
+                 callers: dict[str, list[Positional]] | None = None) -> Module:
     """The file's model. ``launched``: launches of its kernels that other files of the run make
     (the engine's :attr:`Module.foreign_launches`), read as if they were written here;
     ``elsewhere``: summaries of host helpers it declares and other files define
-    (:attr:`Module.helper_summaries`)."""
+    (:attr:`Module.helper_summaries`); ``callers``: what other files' calls of its functions
+    hold of their arguments (:func:`calls_in`)."""
     module = Module(path, Language.CUDA, source)
     try:
         parsed = parse(path, source, [a for a in (cuda_args or []) if isinstance(a, str)])
@@ -61,22 +70,40 @@ def parse_module(path: str, source: str, cuda_args: list[str] | None = None,
         module.errors.append((Span(1, 0, 1, 0), f"libclang could not parse the file ({exc})"))
         return module
     try:
-        _build(module, parsed, cuda_args or [], launched or {}, elsewhere or {})
+        _build(module, parsed, cuda_args or [], launched or {}, elsewhere or {}, callers or {})
     except _FRONTEND_BUGS as exc:  # report, never raise: the other files' results still count
         module.errors.append((Span(1, 0, 1, 0), f"internal error in the CUDA frontend: {exc!r}"))
     return module
 
 
-def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[str, list[HostLaunch]],
-           elsewhere: dict[str, object]) -> None:
+def calls_in(path: str, source: str, cuda_args: list[str], names: set[str]) -> dict[str, list[Positional]]:
+    """What the calls in this file of ``names`` (launchers other files define: a binding's
+    ``TORCH_CHECK(x.size(2) % 2 == 0)`` before ``forward_cuda(x)``) hold of their arguments; none
+    where the file cannot be read."""
+    try:
+        parsed = parse(path, source, [a for a in cuda_args if isinstance(a, str)])
+        return calls_made(_host_converter(parsed, cuda_args, {}), names)
+    except (ci.TranslationUnitLoadError, OSError, UnicodeError, *_FRONTEND_BUGS):
+        return {}
+
+
+def _host_converter(parsed: Parsed, cuda_args: list[str], elsewhere: dict[str, object]) -> Converter:
     src = parsed.source
     macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")} | parsed.assumed
+    conv = Converter(src, macros, Helpers(functions(src.root), elsewhere))
+    conv.host_code = True
+    return conv
+
+
+def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[str, list[HostLaunch]],
+           elsewhere: dict[str, object], callers: dict[str, list[Positional]]) -> None:
+    src = parsed.source
     fns = functions(parsed.source.root)
-    helpers = Helpers(fns, elsewhere)
     module.helper_summaries = host_summaries(fns, src.data)
-    conv = Converter(src, macros, helpers)
-    conv.dependent_operators = True  # this converter reads host code only
+    conv = _host_converter(parsed, cuda_args, elsewhere)
+    conv.foreign_callers = callers
+    macros, helpers = conv.macros, conv.helpers
     file_contracts: list[Divisibility] = []
     for c in child_list(parsed.source.root):
         if c.kind == K.STATIC_ASSERT and in_main_file(c):
@@ -153,6 +180,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
     for kernel in module.kernels:
         padded_rows(kernel)
     module.wanted_helpers = helpers.wanted
+    module.launch_entries = set(launch_entries(conv))
     _errors(module, parsed, kernels)
 
 

@@ -209,9 +209,13 @@ class Converter:
         self._depth = 0
         self.calls: list[Span] = []  # the helper calls being inlined, outermost first
         self.values: dict[str, int | None] = {}  # macros and constant variables met, with their values
-        # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is; kernels keep
-        # such calls opaque (their tiling model was measured that way)
-        self.dependent_operators = False
+        # host code reads `n / BN` with `auto BN = Int<256>{}` as the division it is, and names the
+        # object a method asks (`x.size(1)`); kernels keep such calls opaque and unnamed (their
+        # tiling model was measured that way)
+        self.host_code = False
+        # what calls in other files of the run hold of the arguments of this file's functions, by
+        # name (:func:`~boundcheck.frontends.cuda_host.calls_made`)
+        self.foreign_callers: dict[str, list[tuple[tuple[str, str], ...]]] = {}
 
     # --- names -------------------------------------------------------------------------------
     def macro_name(self, c: ci.Cursor) -> str | None:
@@ -376,12 +380,14 @@ class Converter:
             self.on_opaque_call(arg_cursors, scope)
         if not name and not args and (text := self.src.text_of(c)):
             return Sym(text, Kind.OTHER)  # a dependent call (`traits<T>::size()`), named by its text
+        if self.host_code and (owner := _method_owner(c)):
+            return Call(f"{owner}.{name}", tuple(args))  # host code: `x.size(1)` and `w.size(1)` differ
         return Call(_CALL_NAMES.get(name, name), tuple(args))
 
     def dependent_operator(self, c: ci.Cursor, args: list[ci.Cursor]) -> str | None:
         """The arithmetic operator of a binary expression libclang leaves as an unnamed call
         because an operand's type is unresolved (``N / BN`` with ``auto BN = Int<256>{}``)."""
-        if not self.dependent_operators or c.spelling or len(args) != 2 or \
+        if not self.host_code or c.spelling or len(args) != 2 or \
                 any(first(a).file is None for a in args):
             return None
         between = self.src.tokens_between(last(args[0]).offset, first(args[1]).offset)
@@ -580,6 +586,13 @@ def _group_index(c: ci.Cursor) -> Expr | None:
             Bin("*", Sym("gridDim.x", Kind.CONST), Sym("blockDim.x", Kind.CONST)) \
             if c.spelling in ("size", "num_threads") else None
     return None
+
+
+def _method_owner(call: ci.Cursor) -> str:
+    """The named object a method is called on (``x`` of ``x.size(1)``), or ""."""
+    kids = children(call)
+    base = children(kids[0]) if kids and kids[0].kind == K.MEMBER_REF_EXPR else []
+    return strip(base[0]).spelling if len(base) == 1 and strip(base[0]).kind == K.DECL_REF_EXPR else ""
 
 
 def callee(call: ci.Cursor) -> str:

@@ -888,7 +888,51 @@ def _caller_facts(fn: ci.Cursor, conv: Converter, depth: int) -> list[Divisibili
         facts = site.facts + (caller_facts(site.caller, conv, depth - 1) if depth > 1 else [])
         bound = {b for f in _closure(facts, site.aliases) if (b := _bind(f, site, names)) is not None}
         common = bound if common is None else common & bound
+    for made in conv.foreign_callers.get(fn.spelling, []) if fn.linkage == ci.LinkageKind.EXTERNAL else []:
+        bound = {b for fact in made if (b := _named(fact, names)) is not None}
+        common = bound if common is None else common & bound
     return [Divisibility(e, t, "caller check") for e, t in sorted(common or ())]
+
+
+Positional = tuple[tuple[str, str], ...]  # what a call holds of its arguments, by position: ("$1.size(2)", "2")
+_POSITION = re.compile(r"\$(\d+)")
+
+
+def _named(fact: tuple[str, str], names: list[str]) -> tuple[str, str] | None:
+    """A positional fact (:data:`Positional`) in the parameter names of the function called."""
+    if any(int(i) >= len(names) for part in fact for i in _POSITION.findall(part)):
+        return None
+    extent, tile = (_POSITION.sub(lambda m: names[int(m.group(1))], part) for part in fact)
+    return extent, tile
+
+
+def launch_entries(conv: Converter) -> frozenset[str]:
+    """The functions of this file other files may call to reach a launch: the launchers and
+    their callers (:func:`_sites`' targets) that have external linkage and parameters."""
+    return frozenset(f.spelling for f in _targets(conv).values()
+                     if f.linkage == ci.LinkageKind.EXTERNAL and params(f))
+
+
+def calls_made(conv: Converter, names: set[str]) -> dict[str, list[Positional]]:
+    """What each call of ``names`` (functions another file defines) holds of its arguments, by
+    position, with what the caller's own callers in this file hold (:func:`caller_facts`)."""
+    own = {f.spelling for f in functions(conv.src.root)}
+    spellings = {n: [n] for n in names - own}
+    if not spellings:
+        return {}
+    out: dict[str, list[_Site]] = {}
+    for f in functions(conv.src.root):
+        body = next((k for k in child_list(f) if k.kind == K.COMPOUND_STMT), None)
+        if body is not None and not (is_kernel(f) or is_device(f)):
+            _CallWalk(conv, f, spellings, out).block(body, [], [])
+    made: dict[str, list[Positional]] = {}
+    for name, sites in out.items():
+        for site in sites:
+            facts = site.facts + caller_facts(site.caller, conv, _DEPTH - 1)
+            places = [f"${i}" for i in range(len(site.args))]
+            made.setdefault(name, []).append(tuple(sorted(
+                {b for f in _closure(facts, site.aliases) if (b := _bind(f, site, places)) is not None})))
+    return made
 
 
 def _closure(facts: list[Divisibility], aliases: list[tuple[str, str]]) -> list[Divisibility]:
@@ -935,15 +979,8 @@ def _sites(conv: Converter) -> dict[str, list[_Site]]:
     fns = [f for f in functions(conv.src.root) if not (is_kernel(f) or is_device(f))]
     text = conv.src.data
     chunks = [text[first(f).offset:last(f).offset] for f in fns]
-    # the launchers, then (by name, from the text) what calls them, up to _DEPTH levels up
-    targets = {f.get_usr(): f for f, chunk in zip(fns, chunks) if b"<<<" in chunk}
-    level = dict(targets)
-    for _ in range(_DEPTH - 1):
-        names = {f.spelling.encode() for f in level.values()}
-        level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
-                 if f.get_usr() not in targets and any(n in chunk for n in names)}
-        targets.update(level)
-    if not any(b"%" in chunk or _ROUNDED_MASK.search(chunk) for f, chunk in zip(fns, chunks) if f.get_usr() in targets):
+    targets = _targets(conv)
+    if not conv.foreign_callers and not any(b"%" in chunk or _ROUNDED_MASK.search(chunk) for chunk in chunks):
         _SITES[conv] = {}  # every caller fact is a remainder test or an `& ~` rounding: none written
         return _SITES[conv]
     spellings: dict[str, list[str]] = {}
@@ -958,6 +995,49 @@ def _sites(conv: Converter) -> dict[str, list[_Site]]:
     return out
 
 
+_CHECKS: weakref.WeakKeyDictionary[Converter, dict[tuple[str, int], Positional]] = weakref.WeakKeyDictionary()
+
+
+def checks_made(fn: ci.Cursor, conv: Converter, depth: int) -> Positional:
+    """What holds of ``fn``'s parameters once it returns, by position: its checks at the top level
+    of its body (``TORCH_CHECK(c % 64 == 0)`` with ``c = x.size(2)``: ``$0.size(2) % 64``)."""
+    memo = _CHECKS.setdefault(conv, {})
+    key = (fn.get_usr(), depth)
+    if key not in memo:
+        memo[key] = ()  # a function that calls itself checks nothing more on the way
+        body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None)
+        chunk = conv.src.data[first(fn).offset:last(fn).offset]
+        if body is not None and (b"%" in chunk or _ROUNDED_MASK.search(chunk)):
+            walk = _CallWalk(conv, fn, {}, {}, depth)
+            facts, aliases = walk.block(body, [], [])
+            names = [p.spelling for p in params(fn)]
+            site = _Site(fn, names, [], [], walk.names)
+            places = [f"${i}" for i in range(len(names))]
+            memo[key] = tuple(sorted({b for f in _closure(facts, aliases) if (b := _bind(f, site, places)) is not None}))
+    return memo[key]
+
+
+_TARGETS: weakref.WeakKeyDictionary[Converter, dict[str, ci.Cursor]] = weakref.WeakKeyDictionary()
+
+
+def _targets(conv: Converter) -> dict[str, ci.Cursor]:
+    """The launchers (host functions that hold a ``<<<``), then (by name, from the text) what
+    calls them, up to _DEPTH levels up, by USR; once per file."""
+    if conv in _TARGETS:
+        return _TARGETS[conv]
+    fns = [f for f in functions(conv.src.root) if not (is_kernel(f) or is_device(f))]
+    chunks = [conv.src.data[first(f).offset:last(f).offset] for f in fns]
+    targets = {f.get_usr(): f for f, chunk in zip(fns, chunks) if b"<<<" in chunk}
+    level = dict(targets)
+    for _ in range(_DEPTH - 1):
+        names = {f.spelling.encode() for f in level.values()}
+        level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
+                 if f.get_usr() not in targets and any(n in chunk for n in names)}
+        targets.update(level)
+    _TARGETS[conv] = targets
+    return targets
+
+
 def _copied(c: ci.Cursor) -> ci.Cursor:
     """An argument without the copy construction a struct passed by value gets (``ROI(ImgSize)``)."""
     s = strip(c)
@@ -967,21 +1047,37 @@ def _copied(c: ci.Cursor) -> ci.Cursor:
     return s
 
 
+def _size_query(c: ci.Cursor) -> bool:
+    """``x.size(2)``, ``x.numel()``: a method of a named object asked with literal arguments, the
+    same number each time it is asked (``const int64_t C = x.size(2)`` copies it)."""
+    s = strip(c)
+    kids = child_list(s) if s.kind == K.CALL_EXPR else []
+    return bool(kids) and kids[0].kind == K.MEMBER_REF_EXPR and s.spelling in _SIZE_QUERIES \
+        and all(strip(a).kind == K.INTEGER_LITERAL for a in kids[1:])
+
+
+_SIZE_QUERIES = {"size", "numel", "stride", "dim", "size_bytes", "nbytes"}
+
+
 class _CallWalk:
     """A caller's statements in order, with the facts and copies that dominate each point: what
     a nested block (a branch, a loop body) establishes stays inside it, except an early rejection,
     which holds past its ``if``."""
 
     def __init__(self, conv: Converter, fn: ci.Cursor, spellings: dict[str, list[str]],
-                 out: dict[str, list[_Site]]) -> None:
+                 out: dict[str, list[_Site]], depth: int = 2) -> None:
         self.conv, self.fn, self.spellings, self.out = conv, fn, spellings, out
         self.scope = Scope()
         self.names = {p.spelling for p in params(fn)} | {k.spelling for k in preorder(fn) if k.kind == K.VAR_DECL}
+        self.depth = depth  # checking functions followed down: `check_inputs(x)` calling `check_sizes(x)`
 
-    def block(self, c: ci.Cursor, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:
+    def block(self, c: ci.Cursor, facts: list[Divisibility], aliases: list[tuple[str, str]]) \
+            -> tuple[list[Divisibility], list[tuple[str, str]]]:
+        """Walk a block from what holds at its start; what holds at its end."""
         facts, aliases = list(facts), list(aliases)
         for s in child_list(c):
             self.statement(s, facts, aliases)
+        return facts, aliases
 
     def statement(self, s: ci.Cursor, facts: list[Divisibility], aliases: list[tuple[str, str]]) -> None:
         if s.kind == K.COMPOUND_STMT:
@@ -1002,6 +1098,8 @@ class _CallWalk:
                 facts += rejected(self.conv, s, self.scope)
         else:
             self.calls(s, facts, aliases)
+            if strip(s).kind == K.CALL_EXPR and self.depth > 0:
+                facts += self.checked_by(strip(s))
             for k in preorder(s):
                 if (check := check_call(self.conv, k)) is not None:
                     facts += checked_facts(self.conv, *check, self.scope)
@@ -1009,8 +1107,20 @@ class _CallWalk:
                 self.forget(target, facts, aliases)
                 if target and value is not None:
                     facts += rounded_up(target, self.conv.quiet_expr(value, self.scope))
-                if target and value is not None and strip(value).kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                if target and value is not None and (strip(value).kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR)
+                                                     or _size_query(value)):
                     aliases.append((target, render(self.conv.quiet_expr(value, self.scope))))
+
+    def checked_by(self, call: ci.Cursor) -> list[Divisibility]:
+        """What a call of a function of this file that checks its arguments holds past it
+        (``check_inputs(x, w)``, whose ``TORCH_CHECK(x.size(2) % 64 == 0)`` then holds here)."""
+        ref = call.referenced
+        fn = ref.get_definition() if ref is not None and ref.kind == K.FUNCTION_DECL else None
+        if fn is None or not in_main_file(fn) or is_kernel(fn) or is_device(fn):
+            return []
+        args = [render(self.conv.quiet_expr(_copied(a), self.scope)) for a in arguments(call) if first(a).line > 0]
+        return [Divisibility(e, t, "host check") for fact in checks_made(fn, self.conv, self.depth - 1)
+                if (bound := _named(fact, args)) is not None for e, t in [bound]]
 
     def written(self, c: ci.Cursor) -> tuple[str, ci.Cursor | None]:
         """What ``c`` writes and the value it copies there: ``x = y`` / ``int x = y`` /

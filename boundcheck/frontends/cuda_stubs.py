@@ -606,6 +606,13 @@ template <class T, unsigned long N> struct array {
   __host__ __device__ T* data(); __host__ __device__ const T* data() const;
   __host__ __device__ T* begin(); __host__ __device__ T* end();
   __host__ __device__ const T* begin() const; __host__ __device__ const T* end() const; };
+template <class T> struct vector {
+  vector(); template <class... A> vector(A...);
+  T& operator[](unsigned long); const T& operator[](unsigned long) const;
+  unsigned long size() const; bool empty() const; T* data(); const T* data() const;
+  T* begin(); T* end(); const T* begin() const; const T* end() const; T& front(); T& back();
+  void push_back(const T&); template <class... A> void emplace_back(A...); void resize(unsigned long);
+  void reserve(unsigned long); void clear(); };
 template <unsigned long I, class T, unsigned long N> __host__ __device__ T& get(array<T, N>&);
 template <unsigned long I, class T, unsigned long N> __host__ __device__ const T& get(const array<T, N>&);
 __host__ __device__ bool isinf(float); __host__ __device__ bool isnan(float); __host__ __device__ bool isfinite(float);

@@ -195,3 +195,24 @@ def test_a_one_line_rejection_through_exit_leaves_the_function() -> None:
     assert cuda(src) == []
     src = with_main("    if (n % 256 != 0) fprintf(stderr, \"bad n\\n\");\n    run_scale(x, n, 2.0f);\n")
     assert cuda(src) == [(line_of(src, GRID), "BC302")]
+
+
+CHECKER = """\
+static void check_size(int n) {
+    if (n % 256 != 0) {
+        fprintf(stderr, "n must be a multiple of 256\\n");
+        exit(EXIT_FAILURE);
+    }
+}
+
+"""
+
+
+def test_a_checking_function_called_before_the_launcher_makes_its_grid_exact():
+    src = with_main("    check_size(n);\n    run_scale(x, n, 2.0f);\n").replace("int main", CHECKER + "int main")
+    assert cuda(src) == []
+
+
+def test_a_checking_function_called_on_another_size_proves_nothing():
+    src = with_main("    int m = n + 1;\n    check_size(m);\n    run_scale(x, n, 2.0f);\n").replace("int main", CHECKER + "int main")
+    assert cuda(src) == [(line_of(src, GRID), "BC302")]
