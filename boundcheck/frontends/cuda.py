@@ -362,6 +362,8 @@ def _host_contracts(hl: HostLaunch, fn: ci.Cursor, kernel: Kernel) -> None:
         if fact.extent not in rename:
             continue
         tiles = {rename.get(fact.tile, [fact.tile])[0]}
+        if fact.tile.isdigit():  # `k<32, 4><<<…>>>` under `n % 4 == 0`: n % N_LOOP, and still n % 4
+            tiles.add(fact.tile)
         if hl.block and fact.tile == hl.block:
             tiles.add("blockDim.x")
         for extent in rename[fact.extent]:

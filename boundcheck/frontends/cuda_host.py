@@ -628,9 +628,22 @@ def _floor(c: ci.Cursor, conv: Converter, scope: Scope, whole: dict[FloorDiv, tu
     div = floor_division(value, conv.src.span(s), ("/",))
     if div is not None and not div.tile.strip("() "):
         return None  # a divisor libclang could not spell (a dependent `Details<T>::kInterleave`)
-    if div is not None and isinstance(value, Bin) and isinstance(value.left, Bin) and value.left.op == "/":
-        whole[div] = (render(value.left.left), render(Bin("*", value.left.right, value.right)))
+    nested = _nested_quotient(value, div.extent) if div is not None else None
+    if nested is not None:
+        # `n / 16 / 4` is `n / 64`, which a test of `n % 64` makes exact
+        whole[div] = (render(nested.left.left),
+                      render(_constant_tile(Bin("/", Num(0), Bin("*", nested.left.right, nested.right))).right))
     return div
+
+
+def _nested_quotient(e: Expr, extent: str) -> Bin | None:
+    """The ``n / a / b`` whose inner quotient is the floor's ``extent``, at the top of ``e`` or
+    among its factors (``(m + 127) / 128 * (n / 16 / 4)`` blocks)."""
+    if not isinstance(e, Bin):
+        return None
+    if e.op == "/" and isinstance(e.left, Bin) and e.left.op == "/" and render(e.left) == extent:
+        return e
+    return _nested_quotient(e.left, extent) or _nested_quotient(e.right, extent) if e.op == "*" else None
 
 
 def _reaching(decl: ci.Cursor, at: int) -> ci.Cursor | None:

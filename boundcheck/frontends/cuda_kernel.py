@@ -1179,8 +1179,10 @@ class KernelBuilder:
                          for t in [floor_division(a.right, header, ("/",))] if t is not None), None)
             # `for (i = threadIdx.x; i < 256; i += blockDim.x)`: the block walks a region of a size
             # fixed at compile time (a 256-entry table), its condition checked at every step
-            fixed = any(a.op == "<" and a.left == st.scope.env.get(var) and isinstance(a.right, Num | Sym)
-                        and kinds(a.right) <= {Kind.CONST} for a in atoms)
+            # (`i < 2 * 256` too: arithmetic on numbers alone)
+            fixed = any(a.op == "<" and a.left == st.scope.env.get(var) and (
+                isinstance(a.right, Num | Sym) and kinds(a.right) <= {Kind.CONST} or not variable(expand(a.right)))
+                for a in atoms)
         if var is not None and start is not None and trip is None and walks is None and _per_warp(start):
             # `for (row = warp; row < n; row += warps)` up to a count of rows, not of tiles: the
             # counter is the warp's row, stepped by the block's warps, as a lane-strided loop's is

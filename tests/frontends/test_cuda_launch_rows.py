@@ -111,6 +111,11 @@ def test_a_block_walks_a_table_of_compile_time_size():
     # the region bounds the loop's own counter, not a global index read inside it
     other = src.replace("table[i] = code[i]", "table[i] = code[blockIdx.x * blockDim.x + threadIdx.x]")
     assert findings(other) == [(3, "BC101")]
+    # a size written as arithmetic on numbers (two 128-entry codebooks) is as fixed
+    two = src.replace("i < 256;", "i < 2 * 128;")
+    assert two != src and findings(two) == []
+    assert findings(two.replace("table[i] = code[i]", "table[i] = code[blockIdx.x * blockDim.x + threadIdx.x]")) \
+        == [(3, "BC101")]
 
 
 def test_a_counter_name_reused_by_a_lane_walk_is_not_counted():
