@@ -50,7 +50,6 @@ template <class T, qualifier Q = defaultp> struct qua {
   template <length_t L, class T, qualifier Q> __host__ __device__ vec<L, T, Q> operator OP(const vec<L, T, Q>&, T); \
   template <length_t L, class T, qualifier Q> __host__ __device__ vec<L, T, Q> operator OP(T, const vec<L, T, Q>&); \
   template <length_t L, class T, qualifier Q, class U> __host__ __device__ vec<L, T, Q>& operator OP##=(vec<L, T, Q>&, const U&); \
-  template <length_t C, length_t R, class T, qualifier Q> __host__ __device__ mat<C, R, T, Q> operator OP(const mat<C, R, T, Q>&, const mat<C, R, T, Q>&); \
   template <length_t C, length_t R, class T, qualifier Q> __host__ __device__ mat<C, R, T, Q> operator OP(const mat<C, R, T, Q>&, T); \
   template <length_t C, length_t R, class T, qualifier Q> __host__ __device__ mat<C, R, T, Q> operator OP(T, const mat<C, R, T, Q>&); \
   template <length_t C, length_t R, class T, qualifier Q, class U> __host__ __device__ mat<C, R, T, Q>& operator OP##=(mat<C, R, T, Q>&, const U&); \
@@ -59,6 +58,9 @@ template <class T, qualifier Q = defaultp> struct qua {
   template <class T, qualifier Q> __host__ __device__ qua<T, Q> operator OP(T, const qua<T, Q>&);
 BC_GLM_VEC_OP(+) BC_GLM_VEC_OP(-) BC_GLM_VEC_OP(*) BC_GLM_VEC_OP(/)
 #undef BC_GLM_VEC_OP
+// element-wise for + and - only: `mat * mat` is the matrix product below
+template <length_t C, length_t R, class T, qualifier Q> __host__ __device__ mat<C, R, T, Q> operator+(const mat<C, R, T, Q>&, const mat<C, R, T, Q>&);
+template <length_t C, length_t R, class T, qualifier Q> __host__ __device__ mat<C, R, T, Q> operator-(const mat<C, R, T, Q>&, const mat<C, R, T, Q>&);
 template <length_t L, class T, qualifier Q> __host__ __device__ vec<L, T, Q> operator-(const vec<L, T, Q>&);
 template <length_t C, length_t R, class T, qualifier Q> __host__ __device__ mat<C, R, T, Q> operator-(const mat<C, R, T, Q>&);
 template <class T, qualifier Q> __host__ __device__ qua<T, Q> operator-(const qua<T, Q>&);

@@ -214,6 +214,10 @@ __device__ double2 make_double2(double, double);
 __device__ int3 make_int3(int, int, int);
 __device__ uint3 make_uint3(unsigned int, unsigned int, unsigned int);
 __device__ double4 make_double4(double, double, double, double);
+__device__ longlong2 make_longlong2(long long, long long);
+__device__ longlong4 make_longlong4(long long, long long, long long, long long);
+__device__ ulonglong2 make_ulonglong2(unsigned long long, unsigned long long);
+__device__ ulonglong4 make_ulonglong4(unsigned long long, unsigned long long, unsigned long long, unsigned long long);
 __device__ void cudaGridDependencySynchronize();
 __device__ void cudaTriggerProgrammaticLaunchCompletion();
 __device__ int __float_as_int(float); __device__ float __int_as_float(int);
@@ -411,6 +415,7 @@ BC_BF2_2(__hadd2) BC_BF2_2(__hsub2) BC_BF2_2(__hmul2) BC_BF2_2(__hmax2) BC_BF2_2
 __host__ __device__ __half __hfma(__half, __half, __half);
 __host__ __device__ __half2 __hfma2(__half2, __half2, __half2);
 __host__ __device__ __nv_bfloat16 __hfma(__nv_bfloat16, __nv_bfloat16, __nv_bfloat16);
+__host__ __device__ __nv_bfloat162 __hfma2(__nv_bfloat162, __nv_bfloat162, __nv_bfloat162);
 __host__ __device__ bool __hgt(__half, __half); __host__ __device__ bool __hlt(__half, __half);
 __host__ __device__ bool __hge(__half, __half); __host__ __device__ bool __hle(__half, __half);
 __host__ __device__ __half __float2half_rn(float);
@@ -582,7 +587,9 @@ template <unsigned long N> struct aligned_size_t { __host__ __device__ aligned_s
 template <class... A> __device__ void memcpy_async(A...);
 template <class... A> __device__ void pipeline_producer_commit(A...);
 template <class... A> __device__ void pipeline_consumer_wait_prior(A...);
-template <class... A> __device__ auto make_pipeline(A...) -> pipeline<>;
+template <unsigned long N, class... A> __device__ void pipeline_consumer_wait_prior(A...);
+struct __bc_pipeline : pipeline<> { template <thread_scope S> __device__ operator pipeline<S>() const; };
+template <class... A> __device__ auto make_pipeline(A...) -> __bc_pipeline;  // any scope the caller names
 }
 namespace std {
 using ::exit; using ::abort; using ::atoi; using ::fprintf;

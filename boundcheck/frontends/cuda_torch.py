@@ -35,6 +35,11 @@ template <typename T> __host__ __device__ complex<T> operator-(const complex<T>&
 template <typename T> __host__ __device__ complex<T> operator*(const complex<T>&, const complex<T>&);
 template <typename T> __host__ __device__ complex<T> operator/(const complex<T>&, const complex<T>&);
 template <typename T> __host__ __device__ complex<T> exp(const complex<T>&);
+#define BC_COMPLEX_MIXED(OP) \
+  template <typename T, typename U> __host__ __device__ complex<T> operator OP(const complex<T>&, const U&); \
+  template <typename T, typename U> __host__ __device__ complex<T> operator OP(const U&, const complex<T>&);
+BC_COMPLEX_MIXED(+) BC_COMPLEX_MIXED(-) BC_COMPLEX_MIXED(*) BC_COMPLEX_MIXED(/)
+#undef BC_COMPLEX_MIXED
 enum class ScalarType { Byte, Char, Short, Int, Long, Half, Float, Double, ComplexFloat, ComplexDouble, Bool,
   BFloat16, Float8_e4m3fn, Float8_e5m2 };
 enum class DeviceType { CPU, CUDA };
@@ -48,7 +53,23 @@ struct CUDAStream { __host__ operator cudaStream_t() const; __host__ cudaStream_
 __host__ CUDAStream getCurrentCUDAStream(int = -1);
 }
 }
+namespace std {
+template <typename T> __host__ __device__ c10::complex<T> conj(const c10::complex<T>&);
+template <typename T> __host__ __device__ c10::complex<T> exp(const c10::complex<T>&);
+template <typename T> __host__ __device__ c10::complex<T> log(const c10::complex<T>&);
+template <typename T> __host__ __device__ T abs(const c10::complex<T>&);
+}
+template <typename T> __device__ T WARP_SHFL(T, int, int = 32, unsigned = 0xffffffff);
+template <typename T> __device__ T WARP_SHFL_XOR(T, int, int = 32, unsigned = 0xffffffff);
+template <typename T> __device__ T WARP_SHFL_UP(T, unsigned, int = 32, unsigned = 0xffffffff);
+template <typename T> __device__ T WARP_SHFL_DOWN(T, unsigned, int = 32, unsigned = 0xffffffff);
+namespace at { namespace native { namespace cuda_utils {  // ATen/native/cuda/block_reduce.cuh
+template <typename T> __device__ T BlockReduceSum(T, T*);
+template <typename T, class Op> __device__ T BlockReduce(T, Op, T, T*);
+} } }
 namespace at {
+template <typename T> struct scalar_value_type { typedef T type; };
+template <typename T> struct scalar_value_type<c10::complex<T>> { typedef T type; };
 using c10::Half; using c10::BFloat16; using c10::complex; using c10::ScalarType; using c10::Device;
 using c10::IntArrayRef; using c10::TensorOptions;
 using c10::Float8_e4m3fn; using c10::Float8_e5m2;

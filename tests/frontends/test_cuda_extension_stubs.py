@@ -1,0 +1,72 @@
+"""What kernels of PyTorch extensions and sparse-convolution libraries use without the toolkit or
+ATen's internal headers parses: 64-bit vector makers, the bf16 fused multiply-add, pipelines of
+any thread scope and ``pipeline_consumer_wait_prior<N>``, ``c10::complex`` mixed with scalars with
+``std::conj`` and ``at::scalar_value_type``, ATen's ``WARP_SHFL_DOWN`` and
+``BlockReduceSum``, and GLM's ``mat * mat`` as the matrix product. Each kernel below is analysed
+(its unguarded access reported), not left as BC001."""
+
+from __future__ import annotations
+
+import pytest
+
+from boundcheck.model import Language
+from tests.checking import findings, line_of
+
+VECTORS = '''\
+#include <cuda_bf16.h>
+__global__ void pack(const unsigned long long* x, ulonglong4* y, const __nv_bfloat162* a, __nv_bfloat162* b) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = make_ulonglong4(x[i], 0ull, 0ull, 0ull);
+    b[i] = __hfma2(a[i], a[i], a[i]);
+}
+'''
+
+PIPELINE = '''\
+#include <cuda/pipeline>
+__global__ void staged(const float* x, float* y) {
+    cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+    pipe.producer_acquire();
+    pipe.producer_commit();
+    cuda::pipeline_consumer_wait_prior<0>(pipe);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = x[i];
+}
+'''
+
+COMPLEX = '''\
+#include <torch/python.h>
+#include <ATen/native/cuda/block_reduce.cuh>
+#include <c10/util/complex.h>
+template <typename scalar_t>
+__global__ void cauchy(const scalar_t* v, scalar_t* out, scalar_t* smem) {
+    using real_t = typename at::scalar_value_type<scalar_t>::type;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    scalar_t t = std::conj(v[i]) * 2 + real_t(1);
+    t = WARP_SHFL_DOWN(t, 16);
+    t = at::native::cuda_utils::BlockReduceSum<scalar_t>(t, smem);
+    out[i] = t;
+}
+template __global__ void cauchy<c10::complex<float>>(const c10::complex<float>*, c10::complex<float>*,
+                                                    c10::complex<float>*);
+'''
+
+GLM = '''\
+#include <glm/glm.hpp>
+__global__ void cov(const glm::mat3* r, const glm::mat3* s, glm::mat3* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    glm::mat3 m = r[i] * s[i];
+    out[i] = glm::transpose(m) * m;
+}
+'''
+
+
+@pytest.mark.parametrize("src, reads, writes", [
+    (VECTORS, ["y[i] = make_ulonglong4"] + ["b[i] = __hfma2"] * 3, ["y[i] = make_ulonglong4", "b[i] = __hfma2"]),
+    (PIPELINE, ["y[i] = x[i]"], ["y[i] = x[i]"]),
+    (COMPLEX, ["scalar_t t = std::conj"], ["out[i] = t"]),
+    (GLM, ["glm::mat3 m ="] * 2, ["out[i] ="]),
+], ids=["vectors", "pipeline", "complex", "glm"])
+def test_the_kernel_is_analysed(src: str, reads: list[str], writes: list[str]) -> None:
+    found = findings(src, Language.CUDA)
+    assert all(code != "BC001" for _, code in found), found
+    assert found == sorted([(line_of(src, r), "BC101") for r in reads] + [(line_of(src, w), "BC102") for w in writes])
