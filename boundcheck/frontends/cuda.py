@@ -14,7 +14,13 @@ from dataclasses import replace
 import clang.cindex as ci
 
 from boundcheck.frontends.cuda_expr import Converter, Scope, children, params, strip
-from boundcheck.frontends.cuda_fixed_rows import block_scratch, drop_thread_dims, rows_inside
+from boundcheck.frontends.cuda_fixed_rows import (
+    block_scratch,
+    columns_inside,
+    drop_lane_dims,
+    drop_thread_dims,
+    rows_inside,
+)
 from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_host import (
     HostLaunch,
@@ -235,6 +241,15 @@ def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[
     drop_thread_dims(model, inside)
     # rows the launches cover by names alone (`h * N + i` under `<<<dim3(H, B), N>>>`): the x lanes
     drop_thread_dims(model, launch_rows(recs, fn, hls, loops), "x")
+    # the column lanes of a 2-D layout inside a whole column tile under every launch's block
+    multiples = {(d.extent, int(d.tile)) for d in model.contracts if d.tile.isdigit()}
+    columns: dict | None = None
+    for hl in hls:
+        sizes = {f"blockDim.{a}": v for a, b in zip("xyz", hl.blocks)
+                 if isinstance(v := int(b) if b.isdigit() else values.get(b), int) and v > 0}
+        found = columns_inside(recs, sizes, loops, values, multiples)
+        columns = found if columns is None else {k: v & found[k] for k, v in columns.items() if k in found}
+    drop_lane_dims(model, columns or {})
 
 
 _LAUNCH_BOUNDS = re.compile(r"\b(?:__launch_bounds__|C10_LAUNCH_BOUNDS_[12])\s*\(\s*(\w+)")

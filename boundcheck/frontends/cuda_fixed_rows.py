@@ -28,6 +28,7 @@ from boundcheck.symbolic import Bin, Expr, Kind, Num, Sym, expand, kinds, lanes,
 _LANE = "threadIdx.x"
 # ``tid % kDim``: 0 to kDim - 1; a warp's lane (``tid & 31``, ``tid % 32``) is 0 to 31 in any block
 _REMAINDER_LANE = re.compile(r"threadIdx\.x % (\w+)")
+_AXIS_LANE = re.compile(r"threadIdx\.([xyz])(?: ([/%]) (\w+))?")  # `threadIdx.y`, `threadIdx.y / 2`
 
 
 def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str, Any], tuple[int, Expr, str]],
@@ -54,12 +55,82 @@ def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str
     return out
 
 
+def columns_inside(recs: Sequence[Any], blocks: dict[str, int], loops_at: dict[tuple[str, Any], tuple[int, Expr, str]],
+                   values: dict[str, int | None], multiples: set[tuple[str, int]]) -> dict[tuple[Any, str, Any], frozenset[str]]:
+    """The lanes of a 2-D layout's column that stay inside a column tile of compile-time width, by
+    record: ``row * N + (j % jn) * 64 + (threadIdx.y / 2) * 32 + (threadIdx.x % 4) * 2 + …`` under
+    blocks of ``dim3(32, 4)`` at every launch reaches at most 63 past the tile's start, and the
+    tiles ``j % jn`` picks are whole where the host makes N a multiple of 64 (``multiples``: the
+    kernel's contracts ``(N, 64)``; ``jn = (N + 63) / 64`` is a tile walk over N). ``blocks``: the
+    block's size per axis (``blockDim.y`` → 4). The row part (terms with a runtime row length) keeps
+    its lanes: its guard is judged as written."""
+    known = {**values, **blocks}
+    by_name = {name: rng for (name, _), rng in loops_at.items()}
+    out: dict[tuple[Any, str, Any], frozenset[str]] = {}
+    for r in recs:
+        if r.space is not Space.GLOBAL:
+            continue
+        terms = expand(r.index)
+        # a row term steps by a runtime length (`row * N`); a count of tiles taken from N inside a
+        # remainder (`(j % ((N + 63) / 64)) * 64`) picks a column tile
+        row = [t for t in terms if any(isinstance(f, Sym) and f.kind is Kind.EXTENT for f in t.factors)]
+        column = [t for t in terms if t not in row]
+        mine = {n for t in column for f in t.factors for n, _ in lanes(f)}
+        if not row or not mine or mine & {n for t in row for f in t.factors for n, _ in lanes(f)}:
+            continue
+        walked = {w.loop for w in r.within}
+        loops = {**by_name, **{name: rng for (name, header), rng in loops_at.items() if header in walked}}
+        if _column_inside(column, r.width, loops, known, multiples):
+            out[(r.span, r.buffer, r.kind)] = frozenset(mine)
+    return out
+
+
+def _column_inside(terms: list[Any], width: int, loops: dict[str, tuple[int, Expr, str]],
+                   known: dict[str, int | None], multiples: set[tuple[str, int]]) -> bool:
+    reach, pitch, offsets = 0, 0, 0
+    for t in terms:
+        factors = list(t.factors)
+        if any(lanes(f) or kinds(f) & {Kind.LOOP} for f in factors):
+            top = _top(_product([Num(t.coeff), *factors]), None, loops, known)
+            if top is None or t.coeff < 0:
+                return False
+            reach += top
+            continue
+        values = [_value(f, known) for f in factors]
+        unknown = [f for f, v in zip(factors, values) if v is None]
+        scale = t.coeff
+        for v in values:
+            scale *= 1 if v is None else v
+        if not unknown:
+            offsets += scale
+        elif len(unknown) == 1 and isinstance(unknown[0], Bin) and unknown[0].op == "%" and scale > 0 \
+                and float(scale).is_integer() and not pitch and _whole_tiles(unknown[0].right, int(scale), multiples):
+            pitch = int(scale)  # `(j % jn) * 64`: the column tile this block writes
+        else:
+            return False
+    return pitch > 0 and offsets % pitch == 0 and reach + width <= pitch
+
+
+def _whole_tiles(count: Expr, tile: int, multiples: set[tuple[str, int]]) -> bool:
+    """A count of column tiles taken from the row's length (``(N + 63) / 64``) is one of whole
+    tiles only where N is a multiple of the tile; a count of no runtime length is the layout's."""
+    extents = {s.name for s in syms(count) if s.kind is Kind.EXTENT}
+    return all(any(e == name and m % tile == 0 for name, m in multiples) for e in extents)
+
+
 def drop_thread_dims(kernel: Kernel, inside: set[tuple[Any, str, Any]], axes: str = "xyz") -> None:
     """Remove the thread index dimensions (along ``axes``) of the accesses ``inside`` names."""
     lanes_of = tuple(f"threadIdx.{a}" for a in axes)
     if inside:
         kernel.accesses[:] = [replace(a, dims=tuple(d for d in a.dims if not d.source.startswith(lanes_of)))
                               if (a.span, a.buffer, a.kind) in inside else a for a in kernel.accesses]
+
+
+def drop_lane_dims(kernel: Kernel, inside: dict[tuple[Any, str, Any], frozenset[str]]) -> None:
+    """Remove the dimensions of the lanes ``inside`` names for each access (see :func:`columns_inside`)."""
+    if inside:
+        kernel.accesses[:] = [replace(a, dims=tuple(d for d in a.dims if d.source not in inside[key]))
+                              if (key := (a.span, a.buffer, a.kind)) in inside else a for a in kernel.accesses]
 
 
 def block_scratch(recs: Sequence[Any], barrier: bool, loops: dict[str, tuple[int, Expr, str]]) \
@@ -174,11 +245,18 @@ def _value(e: Expr, known: dict[str, int | None]) -> int | None:
 
 def _top(e: Expr, block: int | None, loops: dict[str, tuple[int, Expr, str]], known: dict[str, int | None]) -> int | None:
     """The largest value of ``e`` over the thread index and the loop counters (every part of it
-    non-negative), or None where some part is not a known number."""
+    non-negative), or None where some part is not a known number. A lane of another axis, or a
+    quotient of one (``threadIdx.y / 2``), has its reach where ``known`` gives its block's size."""
     if isinstance(e, Sym) and e.name == _LANE:
         return block - 1 if block else None
     if isinstance(e, Sym) and (size := _remainder_size(e.name, known)):
         return size - 1 if not block else min(size, block) - 1
+    if isinstance(e, Sym) and e.kind is Kind.LANE and (m := _AXIS_LANE.fullmatch(e.name)):
+        threads = known.get(f"blockDim.{m[1]}")
+        by = int(m[3]) if m[3] and m[3].isdigit() else known.get(m[3]) if m[3] else 1
+        if not threads or not by or threads <= 0 or by <= 0:
+            return None
+        return (threads - 1) // by if m[2] != "%" else min(threads, by) - 1
     if isinstance(e, Sym) and e.kind is Kind.LOOP and e.name in loops:
         k, stop, op = loops[e.name]
         last = _value(stop, known)
