@@ -1,9 +1,12 @@
-"""What boundcheck reports on a test's own kernel text, as sorted (line, code) pairs, and the line
-of a snippet in it: the helpers the frontend and rule tests share."""
+"""What boundcheck reports on a test's own kernel text (or on a tree of files a test writes), as
+sorted (line, code) pairs, and the line of a snippet in it: the helpers the frontend and rule
+tests share."""
 
 from __future__ import annotations
 
-from boundcheck.engine import check_source
+from pathlib import Path
+
+from boundcheck.engine import check_paths, check_source
 from boundcheck.model import Language
 from boundcheck.settings import Settings
 
@@ -32,3 +35,13 @@ def copy(x, y, N, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(y + offs, tl.load(x + offs))
 '''
+
+
+def run_tree(root: Path, files: dict[str, str], only: str | None = None, jobs: int = 1) -> list[tuple[str, int, str]]:
+    """Write ``files`` under ``root`` and check the tree (or the one file ``only``) as a directory
+    run does: (file name, line, code) of every finding."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    found = check_paths([str(root / only) if only else str(root)], Settings(jobs=jobs))
+    return sorted((Path(f.path).name, f.span.line, f.code) for f in found)

@@ -938,14 +938,14 @@ def calls_made(conv: Converter, names: set[str]) -> dict[str, list[Positional]]:
         body = next((k for k in child_list(f) if k.kind == K.COMPOUND_STMT), None)
         if body is not None and not (is_kernel(f) or is_device(f)):
             _CallWalk(conv, f, spellings, out).block(body, [], [])
-    made: dict[str, list[Positional]] = {}
-    for name, sites in out.items():
-        for site in sites:
-            facts = site.facts + caller_facts(site.caller, conv, _DEPTH - 1)
-            places = [f"${i}" for i in range(len(site.args))]
-            made.setdefault(name, []).append(tuple(sorted(
-                {b for f in _closure(facts, site.aliases) if (b := _bind(f, site, places)) is not None})))
-    return made
+    return {name: [_positional(site.facts + caller_facts(site.caller, conv, _DEPTH - 1), site.aliases, site)
+                   for site in sites] for name, sites in out.items()}
+
+
+def _positional(facts: list[Divisibility], aliases: list[tuple[str, str]], site: _Site) -> Positional:
+    """``facts`` (and those on the copies ``aliases`` name) in the positions of ``site``'s arguments."""
+    places = [f"${i}" for i in range(len(site.args))]
+    return tuple(sorted({b for f in _closure(facts, aliases) if (b := _bind(f, site, places)) is not None}))
 
 
 def _closure(facts: list[Divisibility], aliases: list[tuple[str, str]]) -> list[Divisibility]:
@@ -1023,10 +1023,7 @@ def checks_made(fn: ci.Cursor, conv: Converter, depth: int) -> Positional:
         if body is not None and (b"%" in chunk or _ROUNDED_MASK.search(chunk)):
             walk = _CallWalk(conv, fn, {}, {}, depth)
             facts, aliases = walk.block(body, [], [])
-            names = [p.spelling for p in params(fn)]
-            site = _Site(fn, names, [], [], walk.names)
-            places = [f"${i}" for i in range(len(names))]
-            memo[key] = tuple(sorted({b for f in _closure(facts, aliases) if (b := _bind(f, site, places)) is not None}))
+            memo[key] = _positional(facts, aliases, _Site(fn, [p.spelling for p in params(fn)], [], [], walk.names))
     return memo[key]
 
 

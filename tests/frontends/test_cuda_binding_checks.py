@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boundcheck.engine import check_paths
-from boundcheck.settings import Settings
-from tests.checking import line_of
+from tests.checking import line_of, run_tree
 
 KERNEL = """\
 #include <torch/extension.h>
@@ -89,59 +87,51 @@ torch::Tensor pairs(torch::Tensor x) {
 HALF = [("pairs.cu", line_of(PAIRS, "long blocks ="), "BC302")]
 
 
-def run(root: Path, files: dict[str, str], only: str | None = None, jobs: int = 1) -> list[tuple[str, int, str]]:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    found = check_paths([str(root / only) if only else str(root)], Settings(jobs=jobs))
-    return sorted((Path(f.path).name, f.span.line, f.code) for f in found)
-
-
 def test_a_check_in_the_binding_beside_the_launcher_makes_its_grid_exact(tmp_path: Path) -> None:
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": BINDING}) == []
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": BINDING}) == []
 
 
 def test_the_launcher_alone_keeps_the_finding(tmp_path: Path) -> None:
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": BINDING}, only="kernel.cu") == FLOOR
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": BINDING}, only="kernel.cu") == FLOOR
 
 
 def test_a_check_of_another_tensor_proves_nothing(tmp_path: Path) -> None:
     other = BINDING.replace("TORCH_CHECK(x.numel()", "TORCH_CHECK(w.numel()")
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": other}) == FLOOR
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": other}) == FLOOR
 
 
 def test_every_call_in_the_run_must_check(tmp_path: Path) -> None:
     unchecked = BINDING.replace('PYBIND11_MODULE', 'torch::Tensor scale_any(torch::Tensor x) {\n'
                                 '    return scale_cuda(x);\n}\n\nPYBIND11_MODULE')
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": unchecked}) == FLOOR
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": unchecked}) == FLOOR
     second = "#include <torch/extension.h>\n\ntorch::Tensor scale_cuda(torch::Tensor x);\n\ntorch::Tensor again(torch::Tensor x) {\n" \
              "    return scale_cuda(x);\n}\n"
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": BINDING, "again.cpp": second}) == FLOOR
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": BINDING, "again.cpp": second}) == FLOOR
 
 
 def test_a_binding_in_an_unrelated_directory_is_not_read(tmp_path: Path) -> None:
-    assert run(tmp_path, {"csrc/ops/kernel.cu": KERNEL, "tools/x/binding.cpp": BINDING}) == FLOOR
+    assert run_tree(tmp_path, {"csrc/ops/kernel.cu": KERNEL, "tools/x/binding.cpp": BINDING}) == FLOOR
 
 
 def test_a_launcher_with_internal_linkage_is_not_the_one_called(tmp_path: Path) -> None:
     private = KERNEL.replace("torch::Tensor scale_cuda(", "static torch::Tensor scale_cuda(")
-    assert run(tmp_path, {"kernel.cu": private, "binding.cpp": BINDING}) == FLOOR
+    assert run_tree(tmp_path, {"kernel.cu": private, "binding.cpp": BINDING}) == FLOOR
 
 
 def test_a_check_reaches_a_private_launcher_through_a_copied_size(tmp_path: Path) -> None:
-    assert run(tmp_path, {"pairs.cu": PAIRS, "pairs.cpp": PAIRS_BINDING}) == []
-    assert run(tmp_path, {"pairs.cu": PAIRS, "pairs.cpp": PAIRS_BINDING}, only="pairs.cu") == HALF
+    assert run_tree(tmp_path, {"pairs.cu": PAIRS, "pairs.cpp": PAIRS_BINDING}) == []
+    assert run_tree(tmp_path, {"pairs.cu": PAIRS, "pairs.cpp": PAIRS_BINDING}, only="pairs.cu") == HALF
 
 
 def test_a_check_of_a_size_the_launch_does_not_halve_proves_nothing(tmp_path: Path) -> None:
     rows = PAIRS_BINDING.replace("x.size(1) % 2", "x.size(0) % 2")
-    assert run(tmp_path, {"pairs.cu": PAIRS, "pairs.cpp": rows}) == HALF
+    assert run_tree(tmp_path, {"pairs.cu": PAIRS, "pairs.cpp": rows}) == HALF
 
 
 def test_the_process_pool_hands_the_checks_over_too(tmp_path: Path) -> None:
     files = {"kernel.cu": KERNEL, "binding.cpp": BINDING}
     files |= {f"pad{i}.cu": f"__global__ void k{i}(float* x, int n) {{ x[n] = 0.f; }}\n" for i in range(30)}
-    assert [f for f in run(tmp_path, files, jobs=2) if not f[0].startswith("pad")] == []
+    assert [f for f in run_tree(tmp_path, files, jobs=2) if not f[0].startswith("pad")] == []
 
 
 # the binding's checks gathered in a helper it calls first (a size copied into a local there)
@@ -166,14 +156,14 @@ torch::Tensor scale(torch::Tensor x, torch::Tensor w) {
 
 
 def test_checks_a_helper_makes_hold_past_its_call(tmp_path: Path) -> None:
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": CHECKER}) == []
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": CHECKER}) == []
 
 
 def test_a_helper_checking_its_other_argument_proves_nothing(tmp_path: Path) -> None:
     swapped = CHECKER.replace("check_inputs(x, w);", "check_inputs(w, x);")
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": swapped}) == FLOOR
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": swapped}) == FLOOR
 
 
 def test_a_check_inside_a_branch_of_the_helper_proves_nothing(tmp_path: Path) -> None:
     branch = CHECKER.replace("    TORCH_CHECK(n % 256 == 0,", "    if (n > 4096)\n        TORCH_CHECK(n % 256 == 0,")
-    assert run(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": branch}) == FLOOR
+    assert run_tree(tmp_path, {"kernel.cu": KERNEL, "binding.cpp": branch}) == FLOOR

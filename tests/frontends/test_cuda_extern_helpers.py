@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boundcheck.engine import check_paths
-from boundcheck.settings import Settings
-from tests.checking import line_of
+from tests.checking import line_of, run_tree
 from tests.frontends.test_cuda_precision6 import ODD_PART
 
 # the sorting network of test_cuda_precision6, with its odd-part helper moved to a file beside it
@@ -31,46 +29,38 @@ SORT = ODD_PART.replace(_BODY, 'extern "C" unsigned odd_part(unsigned* shifts, u
 UNREAD = [("sort.cu", line_of(SORT, "unsigned blocks ="), "BC302"), ("sort.cu", line_of(SORT, "/ 512, 256"), "BC302")]
 
 
-def run(root: Path, files: dict[str, str], only: str | None = None, jobs: int = 1) -> list[tuple[str, int, str]]:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    found = check_paths([str(root / only) if only else str(root)], Settings(jobs=jobs))
-    return sorted((Path(f.path).name, f.span.line, f.code) for f in found)
-
-
 def test_a_helper_defined_in_a_sibling_file_is_read_at_the_call(tmp_path: Path) -> None:
-    assert run(tmp_path, {"helper.cu": HELPER, "sort.cu": SORT}) == []
+    assert run_tree(tmp_path, {"helper.cu": HELPER, "sort.cu": SORT}) == []
 
 
 def test_the_launching_file_alone_keeps_the_finding(tmp_path: Path) -> None:
-    assert run(tmp_path, {"helper.cu": HELPER, "sort.cu": SORT}, only="sort.cu") == UNREAD
+    assert run_tree(tmp_path, {"helper.cu": HELPER, "sort.cu": SORT}, only="sort.cu") == UNREAD
 
 
 def test_a_sibling_helper_that_strips_factors_of_three_proves_nothing(tmp_path: Path) -> None:
     thirds = HELPER.replace("(n & 1) == 0; n >>= 1", "n % 3 == 0; n /= 3")
-    assert run(tmp_path, {"helper.cu": thirds, "sort.cu": SORT}) == UNREAD
+    assert run_tree(tmp_path, {"helper.cu": thirds, "sort.cu": SORT}) == UNREAD
 
 
 def test_a_static_helper_of_another_file_is_not_the_one_called(tmp_path: Path) -> None:
     private = HELPER.replace('extern "C" unsigned odd_part', "static unsigned odd_part")
     assert private != HELPER
-    assert run(tmp_path, {"helper.cu": private, "sort.cu": SORT}) == UNREAD
+    assert run_tree(tmp_path, {"helper.cu": private, "sort.cu": SORT}) == UNREAD
 
 
 def test_two_definitions_near_the_caller_leave_the_call_unread(tmp_path: Path) -> None:
     thirds = HELPER.replace("(n & 1) == 0; n >>= 1", "n % 3 == 0; n /= 3")
-    found = run(tmp_path, {"a/helper.cu": HELPER, "a/other/helper.cu": thirds, "a/sort.cu": SORT})
+    found = run_tree(tmp_path, {"a/helper.cu": HELPER, "a/other/helper.cu": thirds, "a/sort.cu": SORT})
     assert found == UNREAD
 
 
 def test_a_helper_in_an_unrelated_directory_is_not_read(tmp_path: Path) -> None:
-    found = run(tmp_path, {"lib/x/y/helper.cu": HELPER, "app/sort.cu": SORT})
+    found = run_tree(tmp_path, {"lib/x/y/helper.cu": HELPER, "app/sort.cu": SORT})
     assert found == UNREAD
 
 
 def test_the_process_pool_hands_the_summary_over_too(tmp_path: Path) -> None:
     files = {"helper.cu": HELPER, "sort.cu": SORT}
     files |= {f"pad{i}.cu": f"__global__ void k{i}(float* x, int n) {{ x[n] = 0.f; }}\n" for i in range(30)}
-    found = run(tmp_path, files, jobs=2)
+    found = run_tree(tmp_path, files, jobs=2)
     assert found == []
