@@ -56,7 +56,9 @@ from boundcheck.model import LAUNCH_BINDING, Divisibility, Exit, Kernel, Languag
 from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
-_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]+\S", re.MULTILINE)
+# an object-like macro and its body, continuation lines included: one whose body holds a `;` is a
+# run of statements (`#define LAUNCH … kernel<<<g, b>>>(…);`), never the whole of an expression
+_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])((?:[^\n]*\\\r?\n)*[^\n]*)", re.MULTILINE)
 _FRONTEND_BUGS = (AttributeError, IndexError, KeyError, TypeError, ValueError, ArithmeticError, RecursionError,
                   AssertionError, ci.LibclangError)
 
@@ -95,7 +97,7 @@ def calls_in(path: str, source: str, cuda_args: list[str], names: set[str]) -> d
 
 def _host_converter(parsed: Parsed, cuda_args: list[str], elsewhere: dict[str, object]) -> Converter:
     src = parsed.source
-    macros = set(_MACRO.findall(src.text)) | {a[2:].split("=", 1)[0] for a in cuda_args
+    macros = {name for name, body in _MACRO.findall(src.text) if body.strip(" \t\\\r\n") and ";" not in body} | {a[2:].split("=", 1)[0] for a in cuda_args
                                              if isinstance(a, str) and a.startswith("-D")} | parsed.assumed
     conv = Converter(src, macros, Helpers(functions(src.root), elsewhere))
     conv.host_code = True

@@ -10,6 +10,7 @@ import re
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import clang.cindex as ci
 
@@ -112,7 +113,7 @@ _ASSIGN_OPS = {"=", "&=", "|=", "^="}
 
 def launches_in(fn: ci.Cursor, conv: Converter, wrappers: dict[str, Wrapper] | None = None) -> list[HostLaunch]:
     """The launches in host function ``fn``: ``<<<…>>>`` and calls of launch ``wrappers``."""
-    marks = (b"<<<", *(name.encode() for name in wrappers or {}))
+    marks = (b"<<<", *(name.encode() for name in wrappers or {}), *_launching_macros(conv.src.data))
     if not _launches(conv.src.data[first(fn).offset:last(fn).offset], marks):
         return []  # no launch written here: skip walking what may be most of a file's host code
     body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None)
@@ -542,6 +543,16 @@ _FOLDABLE = {"min", "max", "cdiv"}
 _LOOPS = {K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.CXX_FOR_RANGE_STMT}
 _BLOCKS = {K.COMPOUND_STMT, K.IF_STMT, K.FOR_STMT, K.WHILE_STMT, K.DO_STMT, K.SWITCH_STMT, K.CXX_FOR_RANGE_STMT,
            K.CXX_TRY_STMT}
+
+
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)((?:[^\n]*\\\r?\n)*[^\n]*)", re.MULTILINE)
+@lru_cache(maxsize=8)  # by the file's bytes, whose hash Python keeps: once per file
+def _launching_macros(data: bytes) -> tuple[bytes, ...]:
+    """The macros of the file whose body launches (``#define LAUNCH … kernel<<<grid, block>>>(…)``):
+    a function that uses one holds a launch its own text does not show."""
+    if b"<<<" not in data or b"define" not in data:
+        return ()
+    return tuple(m[1] for m in _DEFINE.finditer(data) if b"<<<" in m[2])
 
 
 def _launches(data: bytes, marks: tuple[bytes, ...]) -> bool:
