@@ -103,7 +103,8 @@ enum { cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4, cudaFuncAttributeMax
        cudaFuncAttributePreferredSharedMemoryCarveout = 9, cudaStreamDefault = 0, cudaStreamNonBlocking = 1,
        cudaEventDefault = 0, cudaEventBlockingSync = 1, cudaEventDisableTiming = 2, cudaHostAllocDefault = 0,
        cudaHostAllocMapped = 2, cudaHostRegisterMapped = 2, cudaDeviceMapHost = 8, cudaComputeModeDefault = 0,
-       cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeMode = 20,
+       cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeMode = 20, cudaDevAttrComputeCapabilityMajor = 75,
+       cudaDevAttrComputeCapabilityMinor = 76,
        cudaDevAttrMaxSharedMemoryPerBlockOptin = 97, cudaResourceTypeArray = 0, cudaResourceTypeLinear = 2,
        cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaFilterModePoint = 0, cudaFilterModeLinear = 1,
        cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1, cudaChannelFormatKindSigned = 0,
@@ -490,7 +491,10 @@ cudaError_t cudaMemcpy(void*, const void*, size_t, int);
 cudaError_t cudaMemset(void*, int, size_t);
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t);
+template <class F> cudaError_t cudaFuncSetAttribute(F, int, int);
+cudaError_t cudaDeviceGetAttribute(int*, int, int);
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap };
 template <class T> __device__ T texCubemap(cudaTextureObject_t, float, float, float);
 template <class T> __device__ T tex2DGather(cudaTextureObject_t, float, float, int = 0);
@@ -636,6 +640,22 @@ struct string {
 string operator+(const string&, const string&); bool operator==(const string&, const string&);
 bool operator!=(const string&, const string&); bool operator<(const string&, const string&);
 template <class T> string to_string(T);
+struct ostream { template <class T> ostream& operator<<(const T&); };
+struct ostringstream : ostream { ostringstream(); string str() const; };
+extern ostream cout, cerr; ostream& endl(ostream&);
+template <class... T> struct tuple { __host__ __device__ tuple(); __host__ __device__ tuple(T...); };
+template <class... T> __host__ __device__ tuple<T...> make_tuple(T...);
+template <class T> struct tuple_size;  // structured bindings: `auto [a, b, c] = f()` of a tuple
+template <class... T> struct tuple_size<tuple<T...>> { static constexpr unsigned long value = sizeof...(T); };
+template <unsigned long I, class T> struct tuple_element;
+template <unsigned long I, class H, class... T> struct tuple_element<I, tuple<H, T...>> : tuple_element<I - 1, tuple<T...>> {};
+template <class H, class... T> struct tuple_element<0, tuple<H, T...>> { typedef H type; };
+template <unsigned long I, class... T> __host__ __device__ typename tuple_element<I, tuple<T...>>::type& get(tuple<T...>&);
+template <unsigned long I, class... T> __host__ __device__ typename tuple_element<I, tuple<T...>>::type&& get(tuple<T...>&&);
+template <class A, class B> struct pair { A first; B second; pair(); pair(A, B); };
+template <class A, class B> pair<A, B> make_pair(A, B);
+struct nullopt_t {}; constexpr nullopt_t nullopt{};
+template <class I> I max_element(I, I); template <class I> I min_element(I, I);
 struct exception { exception(); virtual const char* what() const; };
 struct runtime_error : exception { template <class S> explicit runtime_error(const S&); };
 struct logic_error : exception { template <class S> explicit logic_error(const S&); };

@@ -122,6 +122,8 @@ class Tensor {
   __host__ Tensor contiguous() const; __host__ Tensor view(IntArrayRef) const; __host__ Tensor to(ScalarType) const;
   __host__ Tensor& zero_(); __host__ Tensor& fill_(double);
   __host__ long long element_size() const;
+  __host__ ScalarType dtype() const; __host__ int get_device() const; __host__ ScalarType type() const;
+  template <typename... A> __host__ Tensor sum(A...) const; template <typename... A> __host__ Tensor mul(A...) const;
 };
 __host__ Tensor empty(IntArrayRef, TensorOptions = TensorOptions());
 __host__ Tensor zeros(IntArrayRef, TensorOptions = TensorOptions());
@@ -129,8 +131,15 @@ __host__ Tensor ones(IntArrayRef, TensorOptions = TensorOptions());
 __host__ Tensor empty_like(const Tensor&); __host__ Tensor zeros_like(const Tensor&);
 __host__ Tensor full(IntArrayRef, double, TensorOptions = TensorOptions());
 __host__ Tensor arange(long long, TensorOptions = TensorOptions());
+template <typename... A> __host__ Tensor from_blob(A...);
+template <typename... A> __host__ Tensor cat(A...);
+__host__ c10::Device device_of(const Tensor&);
+using c10::DeviceType;
+constexpr ScalarType kFloat32 = ScalarType::Float, kFloat16 = ScalarType::Half, kInt32 = ScalarType::Int,
+  kInt64 = ScalarType::Long, kInt8 = ScalarType::Char, kUInt8 = ScalarType::Byte;
 namespace cuda {
-using c10::cuda::getCurrentCUDAStream; using c10::cuda::CUDAStream;
+using c10::cuda::getCurrentCUDAStream; using c10::cuda::CUDAStream; using c10::cuda::OptionalCUDAGuard;
+using c10::cuda::CUDAGuard;
 struct DeviceProp { int multiProcessorCount; int maxThreadsPerBlock; int warpSize; unsigned long sharedMemPerBlock; };
 __host__ DeviceProp* getCurrentDeviceProperties();
 __host__ DeviceProp* getDeviceProperties(int);
@@ -154,7 +163,8 @@ using at::empty; using at::zeros; using at::ones; using at::empty_like; using at
 using at::RestrictPtrTraits; using at::DefaultPtrTraits; using at::PackedTensorAccessor32;
 using at::PackedTensorAccessor64; using at::PackedTensorAccessor;
 using at::kFloat; using at::kHalf; using at::kBFloat16; using at::kDouble; using at::kInt; using at::kLong;
-using at::kBool; using at::kCUDA;
+using at::kBool; using at::kCUDA; using at::IntArrayRef; using at::kFloat32; using at::kFloat16; using at::kInt32;
+using at::kInt64; using at::kInt8; using at::kUInt8; using at::from_blob; using at::cat; using at::arange;
 }
 namespace torch {  // the stable ABI (torch/csrc/stable, torch/headeronly) of extensions built for any torch
 namespace headeronly {
@@ -189,6 +199,7 @@ template <typename T> __device__ T gpuAtomicAdd(T*, T);
 template <typename T> __device__ void gpuAtomicAddNoReturn(T*, T);
 template <typename T> __device__ T gpuAtomicMax(T*, T);
 template <typename T> __device__ T gpuAtomicMin(T*, T);
+#define AT_ERROR(...) throw 0
 #define TORCH_CHECK(cond, ...) __bc_assert(cond)
 #define TORCH_INTERNAL_ASSERT(cond, ...) __bc_assert(cond)
 #define AT_ASSERTM(cond, ...) __bc_assert(cond)

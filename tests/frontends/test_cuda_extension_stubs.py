@@ -3,12 +3,15 @@ ATen's internal headers parses: 64-bit vector makers, the bf16 fused multiply-ad
 any thread scope and ``pipeline_consumer_wait_prior<N>``, ``c10::complex`` mixed with scalars with
 ``std::conj`` and ``at::scalar_value_type``, ATen's ``WARP_SHFL_DOWN`` and
 ``BlockReduceSum``, and GLM's ``mat * mat`` as the matrix product. Each kernel below is analysed
-(its unguarded access reported), not left as BC001."""
+(its unguarded access reported), not left as BC001. Host code of such extensions
+(``torch::IntArrayRef``, ``cudaFuncSetAttribute``, ``std::ostringstream``, ``AT_ERROR``) parses
+without an error, so none of its statements is dropped."""
 
 from __future__ import annotations
 
 import pytest
 
+from boundcheck.frontends.cuda_parse import parse
 from boundcheck.model import Language
 from tests.checking import findings, line_of
 
@@ -70,3 +73,53 @@ def test_the_kernel_is_analysed(src: str, reads: list[str], writes: list[str]) -
     found = findings(src, Language.CUDA)
     assert all(code != "BC001" for _, code in found), found
     assert found == sorted([(line_of(src, r), "BC101") for r in reads] + [(line_of(src, w), "BC102") for w in writes])
+
+
+HOST = '''\
+#include <torch/extension.h>
+#include <sstream>
+#include <iostream>
+
+__global__ void scale_kernel(const float* x, float* y, long n) {
+    long i = blockIdx.x * 256 + threadIdx.x;
+    y[i] = 2.f * x[i];
+}
+
+torch::Tensor scale_cuda(torch::Tensor x, torch::IntArrayRef shape) {
+    auto y = torch::empty(shape, x.options().dtype(torch::kFloat32));
+    const int64_t n = x.numel();
+    if (x.dtype() != torch::kFloat32) {
+        std::ostringstream oss;
+        oss << "bad dtype " << x.dtype() << std::endl;
+        AT_ERROR(oss.str());
+    }
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cudaFuncSetAttribute(scale_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+    scale_kernel<<<n / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), n);
+    TORCH_CHECK(cudaPeekAtLastError() == cudaSuccess);
+    return y;
+}
+'''
+
+
+TUPLE = '''\
+#include <tuple>
+__device__ std::tuple<int, int, int> stage_of(int t) {
+    return std::tuple<int, int, int>{t / 4, t % 4, t};
+}
+__global__ void stages(const int* x, int* y) {
+    auto [stage, start, end] = stage_of(threadIdx.x);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = x[i] + stage + start + end;
+}
+'''
+
+
+def test_a_tuple_unpacked_into_names_parses() -> None:
+    assert findings(TUPLE, Language.CUDA) == [(line_of(TUPLE, "y[i] = x[i]"), "BC101"), (line_of(TUPLE, "y[i] = x[i]"), "BC102")]
+
+
+def test_extension_host_code_parses_without_errors() -> None:
+    assert parse("k.cu", HOST, []).diagnostics == []
+    assert findings(HOST, Language.CUDA) == [(line_of(HOST, "scale_kernel<<<"), "BC302")]
