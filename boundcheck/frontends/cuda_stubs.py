@@ -477,6 +477,8 @@ extern "C" void* memcpy(void*, const void*, size_t);
 extern "C" void exit(int);
 extern "C" void abort();
 extern "C" int atoi(const char*);
+extern "C" char* getenv(const char*);
+extern "C" int strcmp(const char*, const char*);
 typedef struct __bc_FILE FILE;
 extern "C" FILE* stderr;
 extern "C" FILE* stdout;
@@ -596,7 +598,7 @@ struct __bc_pipeline : pipeline<> { template <thread_scope S> __device__ operato
 template <class... A> __device__ auto make_pipeline(A...) -> __bc_pipeline;  // any scope the caller names
 }
 namespace std {
-using ::exit; using ::abort; using ::atoi; using ::fprintf;
+using ::exit; using ::abort; using ::atoi; using ::fprintf; using ::getenv; using ::strcmp;
 template <class T, T v> struct integral_constant { static constexpr T value = v; };
 template <bool B> using bool_constant = integral_constant<bool, B>;
 typedef integral_constant<bool, true> true_type; typedef integral_constant<bool, false> false_type;
@@ -655,6 +657,10 @@ template <unsigned long I, class... T> __host__ __device__ typename tuple_elemen
 template <class A, class B> struct pair { A first; B second; pair(); pair(A, B); };
 template <class A, class B> pair<A, B> make_pair(A, B);
 struct nullopt_t {}; constexpr nullopt_t nullopt{};
+template <class T> struct optional {
+  optional(); optional(nullopt_t); optional(const T&); bool has_value() const; explicit operator bool() const;
+  T& value(); const T& value() const; T& operator*(); const T& operator*() const;
+  T* operator->(); const T* operator->() const; T value_or(const T&) const; };
 template <class I> I max_element(I, I); template <class I> I min_element(I, I);
 struct exception { exception(); virtual const char* what() const; };
 struct runtime_error : exception { template <class S> explicit runtime_error(const S&); };

@@ -4,7 +4,8 @@ any thread scope and ``pipeline_consumer_wait_prior<N>``, ``c10::complex`` mixed
 ``std::conj`` and ``at::scalar_value_type``, ATen's ``WARP_SHFL_DOWN`` and
 ``BlockReduceSum``, and GLM's ``mat * mat`` as the matrix product. Each kernel below is analysed
 (its unguarded access reported), not left as BC001. Host code of such extensions
-(``torch::IntArrayRef``, ``cudaFuncSetAttribute``, ``std::ostringstream``, ``AT_ERROR``) parses
+(``torch::IntArrayRef``, ``std::optional``, ``cudaFuncSetAttribute``, ``std::ostringstream``,
+``std::getenv``, ``AT_ERROR``) parses
 without an error, so none of its statements is dropped."""
 
 from __future__ import annotations
@@ -79,14 +80,18 @@ HOST = '''\
 #include <torch/extension.h>
 #include <sstream>
 #include <iostream>
+#include <optional>
+#include <cstdlib>
+#include <cstring>
 
 __global__ void scale_kernel(const float* x, float* y, long n) {
     long i = blockIdx.x * 256 + threadIdx.x;
     y[i] = 2.f * x[i];
 }
 
-torch::Tensor scale_cuda(torch::Tensor x, torch::IntArrayRef shape) {
+torch::Tensor scale_cuda(torch::Tensor x, torch::IntArrayRef shape, std::optional<torch::Tensor> const& bias) {
     auto y = torch::empty(shape, x.options().dtype(torch::kFloat32));
+    const bool verbose = std::getenv("SCALE_VERBOSE") && std::strcmp(std::getenv("SCALE_VERBOSE"), "1") == 0;
     const int64_t n = x.numel();
     if (x.dtype() != torch::kFloat32) {
         std::ostringstream oss;
