@@ -216,14 +216,17 @@ def _calls_beside(pool: ProcessPoolExecutor | None, work: list, real: list[str],
     """The calls other C/C++ files of the run make of each file's launchers (a binding checks
     ``x.size(2) % 2 == 0``, then calls ``forward_cuda(x)`` in the ``.cu`` beside it): (defining
     file, name, what each call holds). Only files beside the definition, whose text names it, are
-    read, and only a name one file beside the caller defines."""
+    read, and only a name one file beside the caller defines. The files that can check (a
+    remainder test or an ``& ~`` rounding in their text) are read first; where one of their calls
+    holds something, the other callers are read too, as every call must hold it. A name no call
+    checks is not handed over (the defining file's own callers decide, as in a one-file run)."""
     by_dir: dict[str, list[int]] = {}
     by_parent: dict[str, list[int]] = {}
     for i in entries:
         by_dir.setdefault(os.path.dirname(real[i]), []).append(i)
         by_parent.setdefault(os.path.dirname(os.path.dirname(real[i])), []).append(i)
-    jobs: list[tuple[str, Settings, set[str]]] = []
-    owners: list[dict[str, list[int]]] = []
+    checking: list[tuple[tuple[str, Settings, set[str]], dict[str, list[int]]]] = []
+    plain: list[tuple[tuple[str, Settings, set[str]], dict[str, list[int]]]] = []
     for j, (path, language, settings, _) in enumerate(work):
         d = os.path.dirname(real[j])
         near = [i for i in by_dir.get(d, []) + by_dir.get(os.path.dirname(d), []) + by_parent.get(d, []) if i != j]
@@ -239,11 +242,22 @@ def _calls_beside(pool: ProcessPoolExecutor | None, work: list, real: list[str],
                 if name.encode() in data and re.search(rb"\b" + re.escape(name.encode()) + rb"\s*\(", data):
                     owner.setdefault(name, []).append(i)
         if owner:
-            jobs.append((path, settings, set(owner)))
-            owners.append(owner)
-    found = list(pool.map(_calls_of, jobs)) if pool is not None and len(jobs) > 1 else [_calls_of(j) for j in jobs]
-    return [(owner[name][0], name, made) for owner, calls in zip(owners, found)
-            for name, made in calls.items() if len(owner.get(name, [])) == 1]
+            checks = b"%" in data or _ROUNDED.search(data) is not None
+            (checking if checks else plain).append(((path, settings, set(owner)), owner))
+    found = _call_jobs(pool, checking)
+    checked = {name for (_, owner), calls in zip(checking, found) for name, made in calls.items() if any(made)}
+    rest = [((path, settings, names & checked), owner) for (path, settings, names), owner in plain if names & checked]
+    found += _call_jobs(pool, rest)
+    return [(owner[name][0], name, made) for (_, owner), calls in zip(checking + rest, found)
+            for name, made in calls.items() if name in checked and len(owner.get(name, [])) == 1]
+
+
+def _call_jobs(pool: ProcessPoolExecutor | None, jobs: list[tuple[tuple[str, Settings, set[str]], object]]) -> list[dict]:
+    args = [job for job, _ in jobs]
+    return list(pool.map(_calls_of, args)) if pool is not None and len(args) > 1 else [_calls_of(a) for a in args]
+
+
+_ROUNDED = re.compile(rb"&\s*~")
 
 
 def _calls_of(job: tuple[str, Settings, set[str]]) -> dict[str, list]:
