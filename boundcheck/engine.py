@@ -220,6 +220,8 @@ def _calls_beside(pool: ProcessPoolExecutor | None, work: list, real: list[str],
     remainder test or an ``& ~`` rounding in their text) are read first; where one of their calls
     holds something, the other callers are read too, as every call must hold it. A name no call
     checks is not handed over (the defining file's own callers decide, as in a one-file run)."""
+    from boundcheck.frontends.cuda_host import may_hold_facts  # only where CUDA files define launchers
+
     by_dir: dict[str, list[int]] = {}
     by_parent: dict[str, list[int]] = {}
     for i in entries:
@@ -242,8 +244,7 @@ def _calls_beside(pool: ProcessPoolExecutor | None, work: list, real: list[str],
                 if name.encode() in data and re.search(rb"\b" + re.escape(name.encode()) + rb"\s*\(", data):
                     owner.setdefault(name, []).append(i)
         if owner:
-            checks = b"%" in data or _ROUNDED.search(data) is not None
-            (checking if checks else plain).append(((path, settings, set(owner)), owner))
+            (checking if may_hold_facts(data) else plain).append(((path, settings, set(owner)), owner))
     found = _call_jobs(pool, checking)
     checked = {name for (_, owner), calls in zip(checking, found) for name, made in calls.items() if any(made)}
     rest = [((path, settings, names & checked), owner) for (path, settings, names), owner in plain if names & checked]
@@ -255,9 +256,6 @@ def _calls_beside(pool: ProcessPoolExecutor | None, work: list, real: list[str],
 def _call_jobs(pool: ProcessPoolExecutor | None, jobs: list[tuple[tuple[str, Settings, set[str]], object]]) -> list[dict]:
     args = [job for job, _ in jobs]
     return list(pool.map(_calls_of, args)) if pool is not None and len(args) > 1 else [_calls_of(a) for a in args]
-
-
-_ROUNDED = re.compile(rb"&\s*~")
 
 
 def _calls_of(job: tuple[str, Settings, set[str]]) -> dict[str, list]:

@@ -854,8 +854,7 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
             return floor_division(left, span, int_division_ops) or floor_division(right, span, int_division_ops)
         case Bin(op=op, left=num, right=Num(value=1)) if op in int_division_ops:
             # `M // 1` drops nothing, but a floor inside it still does (`n / 64 / 1`, generated code)
-            return floor_division(num, span, int_division_ops) if isinstance(num, Bin) and num.op in int_division_ops \
-                else None
+            return floor_division(num, span, int_division_ops)
         case Bin(op=op, left=Call(fn="where", args=choices), right=den) if op in int_division_ops:
             # a scalar choice of numerators (`where(n <= 0, 0, n + B - 1) // B`): a floor where one is
             return next((f for c in choices if not (isinstance(c, Num) and c.value == 0)

@@ -95,11 +95,15 @@ def calls_in(path: str, source: str, cuda_args: list[str], names: set[str]) -> d
         return {}
 
 
-def _host_converter(parsed: Parsed, cuda_args: list[str], elsewhere: dict[str, object]) -> Converter:
+def _host_converter(parsed: Parsed, cuda_args: list[str], elsewhere: dict[str, object],
+                    fns: list[ci.Cursor] | None = None) -> Converter:
+    """The converter of the file's host code, which knows the file's value macros (those the
+    source defines, the build's ``-D`` and the placeholders of build-time macros)."""
     src = parsed.source
-    macros = {name for name, body in _MACRO.findall(src.text) if body.strip(" \t\\\r\n") and ";" not in body} | {a[2:].split("=", 1)[0] for a in cuda_args
-                                             if isinstance(a, str) and a.startswith("-D")} | parsed.assumed
-    conv = Converter(src, macros, Helpers(functions(src.root), elsewhere))
+    written = {name for name, body in _MACRO.findall(src.text) if body.strip(" \t\\\r\n") and ";" not in body}
+    given = {a[2:].split("=", 1)[0] for a in cuda_args if isinstance(a, str) and a.startswith("-D")}
+    conv = Converter(src, written | given | parsed.assumed,
+                     Helpers(functions(src.root) if fns is None else fns, elsewhere))
     conv.host_code = True
     return conv
 
@@ -109,7 +113,7 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
     src = parsed.source
     fns = functions(parsed.source.root)
     module.helper_summaries = host_summaries(fns, src.data)
-    conv = _host_converter(parsed, cuda_args, elsewhere)
+    conv = _host_converter(parsed, cuda_args, elsewhere, fns)
     conv.foreign_callers = callers
     macros, helpers = conv.macros, conv.helpers
     file_contracts: list[Divisibility] = []
@@ -244,14 +248,10 @@ def _fixed_rows(fn: ci.Cursor, model: Kernel, builder: KernelBuilder, hls: list[
     # rows the launches cover by names alone (`h * N + i` under `<<<dim3(H, B), N>>>`): the x lanes
     drop_thread_dims(model, launch_rows(recs, fn, hls, loops), "x")
     # the column lanes of a 2-D layout inside a whole column tile under every launch's block
+    blocks = [{f"blockDim.{a}": v for a, b in zip("xyz", hl.blocks)
+               if isinstance(v := int(b) if b.isdigit() else values.get(b), int) and v > 0} for hl in hls]
     multiples = {(d.extent, int(d.tile)) for d in model.contracts if d.tile.isdigit()}
-    columns: dict | None = None
-    for hl in hls:
-        sizes = {f"blockDim.{a}": v for a, b in zip("xyz", hl.blocks)
-                 if isinstance(v := int(b) if b.isdigit() else values.get(b), int) and v > 0}
-        found = columns_inside(recs, sizes, loops, values, multiples)
-        columns = found if columns is None else {k: v & found[k] for k, v in columns.items() if k in found}
-    drop_lane_dims(model, columns or {})
+    drop_lane_dims(model, columns_inside(recs, blocks, loops, values, multiples))
 
 
 _LAUNCH_BOUNDS = re.compile(r"\b(?:__launch_bounds__|C10_LAUNCH_BOUNDS_[12])\s*\(\s*(\w+)")

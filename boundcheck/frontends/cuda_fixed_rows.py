@@ -55,16 +55,17 @@ def rows_inside(recs: Sequence[Any], block: int | None, loops_at: dict[tuple[str
     return out
 
 
-def columns_inside(recs: Sequence[Any], blocks: dict[str, int], loops_at: dict[tuple[str, Any], tuple[int, Expr, str]],
+def columns_inside(recs: Sequence[Any], blocks: list[dict[str, int]], loops_at: dict[tuple[str, Any], tuple[int, Expr, str]],
                    values: dict[str, int | None], multiples: set[tuple[str, int]]) -> dict[tuple[Any, str, Any], frozenset[str]]:
     """The lanes of a 2-D layout's column that stay inside a column tile of compile-time width, by
     record: ``row * N + (j % jn) * 64 + (threadIdx.y / 2) * 32 + (threadIdx.x % 4) * 2 + …`` under
     blocks of ``dim3(32, 4)`` at every launch reaches at most 63 past the tile's start, and the
     tiles ``j % jn`` picks are whole where the host makes N a multiple of 64 (``multiples``: the
-    kernel's contracts ``(N, 64)``; ``jn = (N + 63) / 64`` is a tile walk over N). ``blocks``: the
-    block's size per axis (``blockDim.y`` → 4). The row part (terms with a runtime row length) keeps
-    its lanes: its guard is judged as written."""
-    known = {**values, **blocks}
+    kernel's contracts ``(N, 64)``; ``jn = (N + 63) / 64`` is a tile walk over N). ``blocks``: each
+    launch's block size per axis (``blockDim.y`` → 4); none where nothing launches the kernel. The
+    row part (terms with a runtime row length) keeps its lanes: its guard is judged as written."""
+    if not blocks:
+        return {}
     by_name = {name: rng for (name, _), rng in loops_at.items()}
     out: dict[tuple[Any, str, Any], frozenset[str]] = {}
     for r in recs:
@@ -80,7 +81,7 @@ def columns_inside(recs: Sequence[Any], blocks: dict[str, int], loops_at: dict[t
             continue
         walked = {w.loop for w in r.within}
         loops = {**by_name, **{name: rng for (name, header), rng in loops_at.items() if header in walked}}
-        if _column_inside(column, r.width, loops, known, multiples):
+        if all(_column_inside(column, r.width, loops, {**values, **block}, multiples) for block in blocks):
             out[(r.span, r.buffer, r.kind)] = frozenset(mine)
     return out
 

@@ -1000,23 +1000,36 @@ def _sites(conv: Converter) -> dict[str, list[_Site]]:
     callee, once per file."""
     if conv in _SITES:
         return _SITES[conv]
-    fns = [f for f in functions(conv.src.root) if not (is_kernel(f) or is_device(f))]
-    text = conv.src.data
-    chunks = [text[first(f).offset:last(f).offset] for f in fns]
-    targets = _targets(conv)
-    if not conv.foreign_callers and not any(b"%" in chunk or _ROUNDED_MASK.search(chunk) for chunk in chunks):
-        _SITES[conv] = {}  # every caller fact is a remainder test or an `& ~` rounding: none written
+    hosts = _host_functions(conv)
+    if not conv.foreign_callers and not any(may_hold_facts(chunk) for _, chunk in hosts):
+        _SITES[conv] = {}  # no caller here can check anything
         return _SITES[conv]
     spellings: dict[str, list[str]] = {}
-    for usr, f in targets.items():
+    for usr, f in _targets(conv).items():
         spellings.setdefault(f.spelling, []).append(usr)
     out: dict[str, list[_Site]] = {}
-    for f, chunk in zip(fns, chunks):
+    for f, chunk in hosts:
         body = next((k for k in child_list(f) if k.kind == K.COMPOUND_STMT), None)
         if body is not None and any(name.encode() in chunk for name in spellings):
             _CallWalk(conv, f, spellings, out).block(body, [], [])
     _SITES[conv] = out
     return out
+
+
+def may_hold_facts(text: bytes) -> bool:
+    """Whether host code can state a fact: every one is a remainder test or an ``& ~`` rounding."""
+    return b"%" in text or _ROUNDED_MASK.search(text) is not None
+
+
+_HOSTS: weakref.WeakKeyDictionary[Converter, list[tuple[ci.Cursor, bytes]]] = weakref.WeakKeyDictionary()
+
+
+def _host_functions(conv: Converter) -> list[tuple[ci.Cursor, bytes]]:
+    """The file's host function definitions with their text, once per file."""
+    if conv not in _HOSTS:
+        _HOSTS[conv] = [(f, conv.src.data[first(f).offset:last(f).offset]) for f in functions(conv.src.root)
+                        if not (is_kernel(f) or is_device(f))]
+    return _HOSTS[conv]
 
 
 _CHECKS: weakref.WeakKeyDictionary[Converter, dict[tuple[str, int], Positional]] = weakref.WeakKeyDictionary()
@@ -1030,8 +1043,7 @@ def checks_made(fn: ci.Cursor, conv: Converter, depth: int) -> Positional:
     if key not in memo:
         memo[key] = ()  # a function that calls itself checks nothing more on the way
         body = next((k for k in child_list(fn) if k.kind == K.COMPOUND_STMT), None)
-        chunk = conv.src.data[first(fn).offset:last(fn).offset]
-        if body is not None and (b"%" in chunk or _ROUNDED_MASK.search(chunk)):
+        if body is not None and may_hold_facts(conv.src.data[first(fn).offset:last(fn).offset]):
             walk = _CallWalk(conv, fn, {}, {}, depth)
             facts, aliases = walk.block(body, [], [])
             memo[key] = _positional(facts, aliases, _Site(fn, [p.spelling for p in params(fn)], [], [], walk.names))
@@ -1042,18 +1054,17 @@ _TARGETS: weakref.WeakKeyDictionary[Converter, dict[str, ci.Cursor]] = weakref.W
 
 
 def _targets(conv: Converter) -> dict[str, ci.Cursor]:
-    """The launchers (host functions that hold a ``<<<``), then (by name, from the text) what
-    calls them, up to _DEPTH levels up, by USR; once per file."""
+    """The launchers (host functions that hold a ``<<<``, also through a launching macro), then (by
+    name, from the text) what calls them, up to _DEPTH levels up, by USR; once per file."""
     if conv in _TARGETS:
         return _TARGETS[conv]
-    fns = [f for f in functions(conv.src.root) if not (is_kernel(f) or is_device(f))]
-    chunks = [conv.src.data[first(f).offset:last(f).offset] for f in fns]
-    targets = {f.get_usr(): f for f, chunk in zip(fns, chunks) if b"<<<" in chunk}
+    hosts = _host_functions(conv)
+    marks = (b"<<<", *_launching_macros(conv.src.data))
+    targets = {f.get_usr(): f for f, chunk in hosts if _launches(chunk, marks)}
     level = dict(targets)
     for _ in range(_DEPTH - 1):
         names = {f.spelling.encode() for f in level.values()}
-        level = {f.get_usr(): f for f, chunk in zip(fns, chunks)
-                 if f.get_usr() not in targets and any(n in chunk for n in names)}
+        level = {f.get_usr(): f for f, chunk in hosts if f.get_usr() not in targets and any(n in chunk for n in names)}
         targets.update(level)
     _TARGETS[conv] = targets
     return targets

@@ -1181,8 +1181,7 @@ class KernelBuilder:
             # fixed at compile time (a 256-entry table), its condition checked at every step
             # (`i < 2 * 256` too: arithmetic on numbers alone)
             fixed = any(a.op == "<" and a.left == st.scope.env.get(var) and (
-                isinstance(a.right, Num | Sym) and kinds(a.right) <= {Kind.CONST} or not variable(expand(a.right)))
-                for a in atoms)
+                isinstance(a.right, Sym) and a.right.kind is Kind.CONST or not variable(expand(a.right))) for a in atoms)
         if var is not None and start is not None and trip is None and walks is None and _per_warp(start):
             # `for (row = warp; row < n; row += warps)` up to a count of rows, not of tiles: the
             # counter is the warp's row, stepped by the block's warps, as a lane-strided loop's is
