@@ -17,6 +17,10 @@ namespace cub {
 struct Sum { template <class T> __host__ __device__ T operator()(const T&, const T&) const; };
 struct Max { template <class T> __host__ __device__ T operator()(const T&, const T&) const; };
 struct Min { template <class T> __host__ __device__ T operator()(const T&, const T&) const; };
+struct ArgMax { template <class T> __host__ __device__ T operator()(const T&, const T&) const; };
+struct ArgMin { template <class T> __host__ __device__ T operator()(const T&, const T&) const; };
+template <class K, class V> struct KeyValuePair {
+  K key; V value; __host__ __device__ KeyValuePair(); __host__ __device__ KeyValuePair(const K&, const V&); };
 enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING, BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_WARP_REDUCTIONS };
 enum BlockScanAlgorithm { BLOCK_SCAN_RAKING, BLOCK_SCAN_RAKING_MEMOIZE, BLOCK_SCAN_WARP_SCANS };
 enum BlockLoadAlgorithm { BLOCK_LOAD_DIRECT, BLOCK_LOAD_STRIPED, BLOCK_LOAD_VECTORIZE, BLOCK_LOAD_TRANSPOSE,

@@ -13,6 +13,14 @@ STUB_NAME = f"{VIRTUAL_DIR}/cuda_stub.h"
 # is only partly understood (BC001)
 _UNARY = ["acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "ceil", "cos", "cosh", "cospi", "erf", "erfc", "erfcinv", "erfcx", "erfinv", "exp", "exp10", "exp2", "expm1", "fabs", "floor", "j0", "j1", "lgamma", "log", "log10", "log1p", "log2", "logb", "nearbyint", "normcdf", "normcdfinv", "rcbrt", "rint", "round", "rsqrt", "sin", "sinh", "sinpi", "sqrt", "tan", "tanh", "tgamma", "trunc", "y0", "y1"]
 _BINARY = ["atan2", "copysign", "fdim", "fmax", "fmin", "fmod", "hypot", "nextafter", "pow", "remainder", "rhypot"]
+# <cmath>: the C functions in std, with float overloads (`std::floor(x)`, `std::lround(x)` of a float)
+_STD_MATH = " ".join(
+    [f"using ::{n}; __host__ __device__ float {n}(float);" for n in _UNARY]
+    + [f"using ::{n}; __host__ __device__ float {n}(float, float);" for n in _BINARY]
+    + [f"using ::{n}; __host__ __device__ {r} {n}(float);"
+       for n, r in (("lround", "long"), ("llround", "long long"), ("lrint", "long"), ("llrint", "long long"))]
+    + ["using ::modf; __host__ __device__ float modf(float, float*);",
+       "using ::ldexp; __host__ __device__ float ldexp(float, int);"])
 _MATH_API = "\n".join(
     [f"__host__ __device__ float {n}f(float); __host__ __device__ double {n}(double);" for n in _UNARY]
     + [f"__host__ __device__ float {n}f(float, float); __host__ __device__ double {n}(double, double);"
@@ -22,6 +30,8 @@ _MATH_API = "\n".join(
        "__host__ __device__ int ilogbf(float); __host__ __device__ int ilogb(double);",
        "__host__ __device__ long lrintf(float); __host__ __device__ long long llrintf(float);",
        "__host__ __device__ long lroundf(float); __host__ __device__ long long llroundf(float);",
+       "__host__ __device__ long lround(double); __host__ __device__ long long llround(double);",
+       "__host__ __device__ long lrint(double); __host__ __device__ long long llrint(double);",
        "__host__ __device__ float modff(float, float*); __host__ __device__ double modf(double, double*);",
        "__host__ __device__ float remquof(float, float, int*); __host__ __device__ float nanf(const char*);",
        "__host__ __device__ void sincospif(float, float*, float*); __host__ __device__ void sincos(double, double*, double*);",
@@ -533,7 +543,14 @@ struct thread_block : thread_group {
   __device__ dim3 group_dim() const; __device__ dim3 dim_threads() const;
 };
 struct grid_group : thread_group { __device__ dim3 group_dim() const; __device__ unsigned long long num_blocks() const;
-  __device__ unsigned long long block_rank() const; };
+  __device__ unsigned long long block_rank() const;
+  using arrival_token = unsigned int;  // as cooperative_groups.h has it
+  __device__ arrival_token barrier_arrive() const; __device__ void barrier_wait(arrival_token&&) const; };
+struct cluster_group : thread_group {
+  struct arrival_token {}; __device__ arrival_token barrier_arrive() const; __device__ void barrier_wait() const;
+  __device__ void barrier_wait(arrival_token&&) const; template <class T> __device__ T* map_shared_rank(T*, unsigned) const;
+  __device__ unsigned block_rank() const; __device__ unsigned num_blocks() const;
+  __device__ dim3 block_index() const; __device__ dim3 dim_blocks() const; };
 struct coalesced_group : thread_group {
   template <class T> __device__ T shfl(T, int) const; template <class T> __device__ T shfl_down(T, unsigned) const;
   template <class T> __device__ T shfl_up(T, unsigned) const; template <class T> __device__ T shfl_xor(T, unsigned) const;
@@ -545,6 +562,7 @@ template <unsigned N, class P = void> struct thread_block_tile : coalesced_group
 };
 __device__ thread_block this_thread_block();
 __device__ grid_group this_grid();
+__device__ cluster_group this_cluster();
 __device__ coalesced_group coalesced_threads();
 template <unsigned N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P&);
 __device__ thread_group tiled_partition(const thread_group&, unsigned);
@@ -630,8 +648,8 @@ template <unsigned long I, class T, unsigned long N> __host__ __device__ T& get(
 template <unsigned long I, class T, unsigned long N> __host__ __device__ const T& get(const array<T, N>&);
 __host__ __device__ bool isinf(float); __host__ __device__ bool isnan(float); __host__ __device__ bool isfinite(float);
 __host__ __device__ bool signbit(float); __host__ __device__ bool signbit(double);
-__host__ __device__ float abs(float); __host__ __device__ int abs(int); __host__ __device__ float exp(float);
-__host__ __device__ float sqrt(float); __host__ __device__ float log(float); __host__ __device__ float pow(float, float);
+__host__ __device__ float abs(float); __host__ __device__ int abs(int);
+using ::size_t; using ::int64_t; using ::uint64_t; using ::int32_t; using ::uint32_t;
 template <class T> struct numeric_limits {
   __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();
   __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T infinity(); };
@@ -654,6 +672,7 @@ template <unsigned long I, class H, class... T> struct tuple_element<I, tuple<H,
 template <class H, class... T> struct tuple_element<0, tuple<H, T...>> { typedef H type; };
 template <unsigned long I, class... T> __host__ __device__ typename tuple_element<I, tuple<T...>>::type& get(tuple<T...>&);
 template <unsigned long I, class... T> __host__ __device__ typename tuple_element<I, tuple<T...>>::type&& get(tuple<T...>&&);
+template <unsigned long I, class... T> __host__ __device__ const typename tuple_element<I, tuple<T...>>::type& get(const tuple<T...>&);
 template <class A, class B> struct pair { A first; B second; pair(); pair(A, B); };
 template <class A, class B> pair<A, B> make_pair(A, B);
 struct nullopt_t {}; constexpr nullopt_t nullopt{};
@@ -668,7 +687,11 @@ struct logic_error : exception { template <class S> explicit logic_error(const S
 struct invalid_argument : logic_error { template <class S> explicit invalid_argument(const S&); };
 struct out_of_range : logic_error { template <class S> explicit out_of_range(const S&); };
 }
-""" + _MATH_API + r"""
+namespace thrust {  // what device code takes from Thrust: its tuple and pair are std's
+using std::tuple; using std::make_tuple; using std::get; using std::pair; using std::make_pair;
+using std::min; using std::max; using std::swap;
+}
+""" + _MATH_API + "\nnamespace std { " + _STD_MATH + " }\n" + r"""
 extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
                                  cudaStream_t stream = 0);
 extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,

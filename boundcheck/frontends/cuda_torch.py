@@ -59,6 +59,9 @@ template <typename T> __host__ __device__ c10::complex<T> exp(const c10::complex
 template <typename T> __host__ __device__ c10::complex<T> log(const c10::complex<T>&);
 template <typename T> __host__ __device__ T abs(const c10::complex<T>&);
 }
+// c10::Half converts to __half in device code: `__half2float(scale)` of an at::Half
+template <class H, class = typename std::enable_if<std::is_same<H, c10::Half>::value>::type>
+__device__ float __half2float(H);
 template <typename T> __device__ T WARP_SHFL(T, int, int = 32, unsigned = 0xffffffff);
 template <typename T> __device__ T WARP_SHFL_XOR(T, int, int = 32, unsigned = 0xffffffff);
 template <typename T> __device__ T WARP_SHFL_UP(T, unsigned, int = 32, unsigned = 0xffffffff);
@@ -68,6 +71,12 @@ template <typename T> __device__ T BlockReduceSum(T, T*);
 template <typename T, class Op> __device__ T BlockReduce(T, Op, T, T*);
 } } }
 namespace at {
+template <typename T> struct numeric_limits {  // ATen/NumericUtils.h
+  __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T max();
+  __host__ __device__ static constexpr T lower_bound(); __host__ __device__ static constexpr T upper_bound(); };
+struct PhiloxCudaState { __host__ __device__ PhiloxCudaState(); __host__ PhiloxCudaState(unsigned long long, unsigned long long); };
+namespace cuda { namespace philox {
+__host__ __device__ std::tuple<unsigned long long, unsigned long long> unpack(PhiloxCudaState); } }
 template <typename T> struct scalar_value_type { typedef T type; };
 template <typename T> struct scalar_value_type<c10::complex<T>> { typedef T type; };
 using c10::Half; using c10::BFloat16; using c10::complex; using c10::ScalarType; using c10::Device;

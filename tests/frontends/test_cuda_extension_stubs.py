@@ -128,3 +128,38 @@ def test_a_tuple_unpacked_into_names_parses() -> None:
 def test_extension_host_code_parses_without_errors() -> None:
     assert parse("k.cu", HOST, []).diagnostics == []
     assert findings(HOST, Language.CUDA) == [(line_of(HOST, "scale_kernel<<<"), "BC302")]
+
+
+LIBRARIES = '''\
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAGeneratorImpl.h>
+#include <cub/cub.cuh>
+#include <cooperative_groups.h>
+#include <cmath>
+namespace cg = cooperative_groups;
+__device__ thrust::tuple<float, float> halves(float v) { return thrust::make_tuple(v / 2, v / 2); }
+template <typename scalar_t>
+__global__ void mixed(const float* x, float* y, at::Half scale, at::PhiloxCudaState philox, long* z) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    auto parts = halves(x[i]);
+    float whole;
+    float frac = std::modf(x[i], &whole);
+    std::size_t k = std::lround(x[i]) + std::llround(1.5f);
+    cub::KeyValuePair<long, float> kv(k, thrust::get<0>(parts) + frac);
+    auto seeds = at::cuda::philox::unpack(philox);
+    cg::this_cluster().barrier_arrive();
+    cg::grid_group::arrival_token token = 0u;
+    y[i] = kv.value * __half2float(scale) + static_cast<float>(at::numeric_limits<scalar_t>::lowest())
+           + std::get<0>(seeds) + token;
+    z[i] = kv.key;
+}
+template __global__ void mixed<float>(const float*, float*, at::Half, at::PhiloxCudaState, long*);
+'''
+
+
+def test_kernels_using_thrust_cub_aten_and_cluster_calls_are_analysed() -> None:
+    found = findings(LIBRARIES, Language.CUDA)
+    assert found == sorted([(line_of(LIBRARIES, "auto parts = halves(x[i])"), "BC101")]
+                           + [(line_of(LIBRARIES, "float frac = std::modf(x[i]"), "BC101")]
+                           + [(line_of(LIBRARIES, "std::size_t k = std::lround(x[i])"), "BC101")]
+                           + [(line_of(LIBRARIES, "y[i] = kv.value"), "BC102"), (line_of(LIBRARIES, "z[i] = kv.key"), "BC102")])
