@@ -286,6 +286,7 @@ class Access:
     # the factors of the index's runtime terms without a lane (``row_start`` of ``(row_start +
     # m_offs) * stride``): which shifted copies of a lane the access walks
     offset_factors: frozenset[str] = frozenset()
+    walked: bool = False  # the width is a group of scalar elements a counted loop walks, not a vector
 
 
 @dataclass(frozen=True)

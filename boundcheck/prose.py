@@ -13,10 +13,13 @@ from boundcheck.symbolic import tile_factors
 _NAME = r"[A-Za-z_]\w*"
 _TILE = rf"(?:{_NAME}|\d+)(?:\s*\*\s*(?:{_NAME}|\d+))*"
 _BE = r"(?:is|are|must\s+be|should\s+be|has\s+to\s+be|have\s+to\s+be|needs\s+to\s+be|need\s+to\s+be)"
-_STATED = re.compile(
-    rf"\b(?P<extent>{_NAME})\s+{_BE}\s+(?:always\s+)?(?:"
-    rf"(?:an?\s+)?(?:integer\s+|exact\s+)?multiples?\s+of|(?:evenly\s+|exactly\s+)?divisible\s+by)"
-    rf"\s+(?:the\s+)?(?P<tile>\(\s*{_TILE}\s*\)|{_TILE})")
+_OF = r"(?:\s+of(?:\s+\w+){1,4}?)?"  # `width of (the) weight matrix`: what the extent is the size of
+_MULTIPLE = (rf"(?:always\s+)?(?:(?:an?\s+)?(?:integer\s+|exact\s+)?multiples?\s+of|(?:evenly\s+|exactly\s+)?divisible\s+by)"
+             rf"\s+(?:the\s+)?(?P<tile>\(\s*{_TILE}\s*\)|{_TILE})")
+# `X is a multiple of Y`, `X must be divisible by Y`; after `assume`, the verb may go unsaid
+# (`assume width of weight matrix divisible by THREADS_X`)
+_STATED = re.compile(rf"(?:\bassum(?:e|es|ed|ing)\s+(?:that\s+)?(?:the\s+)?(?P<assumed>{_NAME}){_OF}\s+(?:{_BE}\s+)?"
+                     rf"|\b(?P<extent>{_NAME}){_OF}\s+{_BE}\s+){_MULTIPLE}")
 _CONDITIONAL = re.compile(r"\b(?:if|when|whenever|whether|unless|otherwise|in\s+case|not)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n\s*\n")
 
@@ -32,7 +35,8 @@ def stated_multiples(text: str, names: Collection[str] | None = None) -> list[tu
         start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
         if _CONDITIONAL.search(text, start, m.start()):
             continue
-        extent, tile = m.group("extent"), " * ".join(p.strip() for p in m.group("tile").strip("() ").split("*"))
+        extent = m.group("extent") or m.group("assumed")
+        tile = " * ".join(p.strip() for p in m.group("tile").strip("() ").split("*"))
         if names is None or extent in names and all(f in names or f.isdigit() for f in tile_factors(tile)):
             out.append((extent, tile))
     return out

@@ -285,6 +285,28 @@ def collect(terms: list[Term]) -> list[Term]:
     return [t for t in sums.values() if t.coeff != 0]
 
 
+def sum_of(terms: list[Term]) -> Expr:
+    """The expression ``terms`` add up to (``Num(0)`` for none)."""
+    out: Expr | None = None
+    for t in terms:
+        part: Expr = Num(t.coeff)
+        for f in t.factors:
+            part = f if part == Num(1) else Bin("*", part, f)
+        out = part if out is None else Bin("+", out, part)
+    return out if out is not None else Num(0)
+
+
+def lanes_cancelled(e: Expr) -> Expr:
+    """``e`` summed up where lanes cancel in it (``i + n - i`` of an end taken from a lane's start
+    is ``n``, the same for every lane); ``e`` itself otherwise."""
+    if not lanes(e):
+        return e
+    terms = expand(e)
+    kept = collect(terms)
+    moving = sum(1 for t in terms if any(lanes(f) for f in t.factors))
+    return e if moving == sum(1 for t in kept if any(lanes(f) for f in t.factors)) else sum_of(kept)
+
+
 def is_loaded(e: Expr) -> bool:
     """A value read from memory (``tl.load(...)``, kept as its text): data, not a size or an id."""
     return isinstance(e, Sym) and e.kind is Kind.OTHER and e.name.startswith(("tl.load(", "load("))
@@ -716,7 +738,7 @@ def bounds_of(left: Expr, op: str, right: Expr, span: Span) -> list[Bound]:
     for lane_name, axis in sorted(l_lanes, key=str):
         out.append(Bound(
             source=lane_name, index=render(left), op=op, limit=terms_text(lim_var),
-            limit_is_extent=is_extent, span=span, limit_slack=_int(constant(lim_terms)),
+            limit_is_extent=is_extent, span=span, limit_slack=_int(_added(right)),
             lane_offset=0 if descending or _in_several_terms(idx_terms, lane_name) else _lane_offset(idx_terms),
             local=local, axis=axis,
             index_tiled=bool({Kind.PROGRAM, Kind.LOOP} & idx_kinds), sized_limit=ceiling,
@@ -823,6 +845,19 @@ def _mentions_const_extent(lim: list[Term]) -> bool:
     """A constexpr size such as ``HEAD_DIM`` or ``ROTARY_DIM // 2`` (not a bare literal) still
     names an extent."""
     return any(next(syms(f), None) is not None for t in lim for f in t.factors)
+
+
+def _added(e: Expr) -> int | float:
+    """The constant a sum adds at its top (``n + 1`` adds 1): one that distributing a product
+    makes (``(1 + a) * (1 + b)``, a count of a * b bins rounded up) is part of the size, no slack."""
+    match e:
+        case Num(value=v):
+            return v
+        case Bin(op="+", left=left, right=right):
+            return _added(left) + _added(right)
+        case Bin(op="-", left=left, right=right):
+            return _added(left) - _added(right)
+    return 0
 
 
 def _int(v: float) -> int:

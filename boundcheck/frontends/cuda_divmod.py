@@ -9,7 +9,7 @@ guard on the wrong index (``threadIdx.x < n``) goes unseen.
 
 from __future__ import annotations
 
-from boundcheck.symbolic import Bin, Expr, Num, Term, expand, render, without
+from boundcheck.symbolic import Bin, Expr, Term, expand, render, sum_of, without
 
 
 def recombined(index: Expr) -> Expr:
@@ -26,7 +26,7 @@ def recombined(index: Expr) -> Expr:
         changed = True
         q, r, whole = pair
         terms = [t for t in terms if t is not q and t is not r] + whole
-    return _sum(terms) if changed else index
+    return sum_of(terms) if changed else index
 
 
 def _divmod_pair(terms: list[Term]) -> tuple[Term, Term, list[Term]] | None:
@@ -54,13 +54,3 @@ def _divmod_pair(terms: list[Term]) -> tuple[Term, Term, list[Term]] | None:
 
 def _key(factors: list[Expr]) -> list[str]:
     return sorted(render(f) for f in factors)
-
-
-def _sum(terms: list[Term]) -> Expr:
-    out: Expr | None = None
-    for t in terms:
-        part: Expr = Num(t.coeff)
-        for f in t.factors:
-            part = f if part == Num(1) else Bin("*", part, f)
-        out = part if out is None else Bin("+", out, part)
-    return out if out is not None else Num(0)

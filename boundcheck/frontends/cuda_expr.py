@@ -32,7 +32,22 @@ from boundcheck.frontends.cuda_parse import (
     unary_op,
     write_target,
 )
-from boundcheck.symbolic import Bin, Call, Comparison, Expr, Kind, Num, Sym, kinds, lanes, render, syms
+from boundcheck.symbolic import (
+    Bin,
+    Call,
+    Comparison,
+    Expr,
+    Kind,
+    Num,
+    Sym,
+    Term,
+    expand,
+    kinds,
+    lanes,
+    render,
+    sum_of,
+    syms,
+)
 
 if TYPE_CHECKING:
     from boundcheck.frontends.cuda_helpers import Helpers
@@ -295,6 +310,9 @@ class Converter:
             split = _lane_split(op, left, right)
             if split is not None:
                 return split
+            exact = _exact_quotient(left, right) if op == "/" else None
+            if exact is not None:
+                return exact
             if op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"):
                 return Bin(op, left, right)
             return Call(op, (left, right))
@@ -456,6 +474,8 @@ class Converter:
         kids = children(c)
         if len(kids) != 2:
             return []
+        if op in ("&", "|") and all(strip(k).type.get_canonical().kind == ci.TypeKind.BOOL for k in kids):
+            op = op * 2  # `a < n & b < m` of two truth values is their conjunction, evaluated eagerly
         if op in ("&&", "||"):
             if (op == "&&") != negated:
                 return self._atoms(kids[0], scope, negated) + self._atoms(kids[1], scope, negated)
@@ -513,6 +533,29 @@ def _split_min(c: Comparison) -> list[Comparison]:
             return [replace(c, **{side: arg}) for arg in call.args]
         return [] if lanes(call) else [c]
     return [c]
+
+
+def _exact_quotient(left: Expr, right: Expr) -> Expr | None:
+    """``(row * S * K + lane * 8 * K) / K`` is ``row * S + lane * 8``: a lane index every term of
+    which is a multiple of the divisor divides exactly, term by term (a byte offset in K-byte units,
+    ``a / K``); None for any other quotient."""
+    if not lanes(left):
+        return None
+    divisor = expand(right)
+    if len(divisor) != 1 or not divisor[0].coeff:
+        return None
+    (d,) = divisor
+    out = []
+    for t in expand(left):
+        factors = list(t.factors)
+        for f in d.factors:
+            if f not in factors:
+                return None
+            factors.remove(f)
+        if not float(t.coeff / d.coeff).is_integer():
+            return None
+        out.append(Term(int(t.coeff // d.coeff), tuple(factors)))
+    return sum_of(out)
 
 
 def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:

@@ -42,6 +42,7 @@ from boundcheck.frontends.cuda_expr import (
     strip,
     written_variable,
 )
+from boundcheck.frontends.cuda_groups import Group, group_of
 from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
 from boundcheck.frontends.cuda_list_ends import inclusive_ends
@@ -94,6 +95,7 @@ from boundcheck.symbolic import (
     Num,
     Sym,
     Term,
+    collect,
     comparison_bounds,
     constant,
     dims_of,
@@ -101,6 +103,7 @@ from boundcheck.symbolic import (
     floor_division,
     kinds,
     lanes,
+    lanes_cancelled,
     offset_factors,
     oversized,
     render,
@@ -330,7 +333,8 @@ class KernelBuilder:
                 if kids:
                     self.kernel.contracts += divisibility(self.conv, kids[0], Scope(kinds=self.state.scope.kinds),
                                                           "static_assert")
-        self.kernel.contracts += assume_comments(self.src, self.fn, prose=True)
+        self.kernel.contracts += assume_comments(self.src, self.fn, prose=True,
+                                                 sizes={n for n, v in self.conv.values.items() if v is not None})
 
     def _tails(self, body: ci.Cursor, nodes: list[ci.Cursor], at: Scope) -> None:
         """Where the kernel, or a helper it inlines (under the values its arguments bind), finishes
@@ -390,27 +394,38 @@ class KernelBuilder:
 
     def _access(self, rec: Rec) -> Access:
         span = rec.span
-        parts = dims_of(rec.index, span, self._loops_at(span))
-        dims = tuple(_retile(p.dim, rec.index, p.offset_syms) for p in parts)
+        index, width = rec.index, rec.width
+        walked = {w.loop for w in rec.within}
+        group = group_of(index, {n: r for (n, header), r in self.loop_ranges_at.items() if header in walked},
+                         self.conv.values) if width == 1 and rec.space is Space.GLOBAL else None
+        if group is not None and group.width is not None:
+            # W consecutive elements walked by a counted loop: one W-wide access at the group's start
+            index, width = group.start, group.width
+        parts = dims_of(index, span, self._loops_at(span))
+        dims = tuple(_retile(p.dim, index, p.offset_syms) for p in parts)
         tiled = [replace(p, dim=d) for p, d in zip(parts, dims)] if rec.tile_tests else []
-        dims = joint_tiled(dims, rec.index, self.joint, self._loops_at(span))
-        if all(g.row for g in rec.guards) and terms_text(expand(rec.index)) in self.grid_starts:
+        dims = joint_tiled(dims, index, self.joint, self._loops_at(span))
+        # a tile of one element (`THREADS_Y * blockIdx.y + threadIdx.y`, THREADS_Y = 1) is never partial
+        dims = tuple(d for d in dims if not _unit_tile(d.tile, self.conv.values))
+        if all(g.row for g in rec.guards) and terms_text(expand(index)) in self.grid_starts:
             # a kernel that strides over its data by the grid keeps one slot per launched thread
             # (`partial[tid] = sum`, `rng[tid]`): that buffer is as long as the grid
             dims = ()
-        whole = not (kinds(rec.index) & {Kind.PROGRAM, Kind.LOOP})
+        whole = not (kinds(index) & {Kind.PROGRAM, Kind.LOOP})
         # a lane-strided loop's condition walks its lane: it covers it, but is no guard written
         # on the access (an access bounded by that alone is unguarded along its other lanes)
         counters = {n for n, up in self.counts_up.items() if up}
-        guards = [replace(_at_access(g, self._vector_bound(g, rec.width, rec.index), rec.index), walk=g.stride)
+        guards = [replace(_at_access(g, self._group_bound(g, group, width, index), index), walk=g.stride)
                   for g in rec.guards if (not g.split or whole) and not g.row
-                  and not _past_guard(_beyond(g, rec.index), counters, g.sides[1])
-                  and not _other_blocks(g, rec.index, parts) and not _remainder_only(g, rec.guards, rec.index)
+                  and (not _past_guard(_beyond(g, index), counters, g.sides[1])
+                       or _whole_strides(g, index, self.loop_ranges))
+                  and not _first_of_group(g, group, index)
+                  and not _other_blocks(g, index, parts) and not _remainder_only(g, rec.guards, index)
                   and not _walked_below(g, rec.guards)]
         # `out[blockIdx.x * BINS + t]` under `t < BINS`: each block writes its own row of BINS
-        guards += [replace(self._vector_bound(g, rec.width, rec.index), local=False) for g in rec.guards
-                   if g.split and not whole and _row_of(rec.index, g.bound)
-                   or g.row and _row_of(rec.index, g.bound) and _rest_of_row(rec.index, g)]
+        guards += [replace(self._vector_bound(g, width, index), local=False) for g in rec.guards
+                   if g.split and not whole and _row_of(index, g.bound)
+                   or g.row and _row_of(index, g.bound) and _rest_of_row(index, g)]
         guards += [p.intrinsic for p in parts if p.intrinsic is not None]
         # `if (base + 128 <= n)` with `base = blockIdx.x * 128`: the whole tile (of the tile read off the index)
         guards += tile_test_bounds(rec.tile_tests, tiled)
@@ -431,8 +446,8 @@ class KernelBuilder:
                     pad = Padding(-math.inf)  # below or at every valid lane: as the identity
                 uses.append(Use(red, pad, use_span, via))
         return Access(rec.kind, rec.buffer, span, rec.space, dims, tuple(guards), rec.padding, tuple(uses),
-                      width=rec.width, text=rec.text, within=rec.within, calls=rec.calls,
-                      offset_factors=offset_factors(expand(rec.index)))
+                      width=width, walked=width != rec.width, text=rec.text, within=rec.within, calls=rec.calls,
+                      offset_factors=offset_factors(expand(index)))
 
     def _loops_at(self, span: Span) -> dict[str, Loop]:
         """The loop each counter name stands for at an access: the innermost loop around it that
@@ -447,6 +462,15 @@ class KernelBuilder:
             if lp.span.line <= span.line <= lp.end_line:
                 out[name] = lp
         return out
+
+    def _group_bound(self, g: Guard, group: Group | None, width: int, index: Expr) -> Bound:
+        """A guard on the element a group's loop walks (``4 * g + j < n``), or on the count of
+        groups (``g < G`` over ``x[g * 4 + j]``), bounds every element of the group; any other, as
+        it bounds a vector access at the group's start."""
+        if group is not None and group.width is not None and (
+                group.offsets <= {terms_text([t]) for t in variable(expand(g.sides[0]))} or group.counts(g.sides[0])):
+            return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
+        return self._vector_bound(g, width, index)
 
     def _vector_bound(self, g: Guard, width: int, index: Expr) -> Bound:
         """A vector's lanes run along its contiguous index: a limit in vector units, or a guard
@@ -923,7 +947,7 @@ class KernelBuilder:
         for a in atoms:
             self.compared_rows |= _global_warp_rows(a)
             self.joint |= joint_positions(a)
-            a = _warp_row_limit(a)
+            a = _warp_row_limit(replace(a, left=lanes_cancelled(a.left), right=lanes_cancelled(a.right)))
             for b in comparison_bounds(a):
                 limit = upper_form(a.left, a.op, a.right)[2]
                 boundary = Kind.EXTENT in kinds(limit) or (
@@ -986,7 +1010,7 @@ class KernelBuilder:
         if exit_stmt is not None and other is None:
             # an exit inside an inlined helper leaves the helper (or its loop), not the kernel: its
             # guard holds for the rest of the helper only, and no barrier of the kernel follows it
-            if any(g.divergent for g in neg) and not self.inline_depth:
+            if any(g.divergent and not self._one_per_block(g) for g in neg) and not self.inline_depth:
                 end = self.region_end.get(exit_stmt.kind, last(self.fn).offset) if hasattr(
                     self, "region_end") else last(self.fn).offset
                 word = {K.RETURN_STMT: "return", K.CONTINUE_STMT: "continue", K.BREAK_STMT: "break"}[exit_stmt.kind]
@@ -1054,6 +1078,13 @@ class KernelBuilder:
             return ()
         atoms = [a for k in children(s) for a in self.conv.atoms(k, scope, negated=True)]
         return tuple(replace(g, bound=replace(g.bound, alternative=True), exit=True) for g in self.guards_of(atoms))
+
+    def _one_per_block(self, g: Guard) -> bool:
+        """The guard's index moves by tiles of one element (``blockIdx.z * S_THREADS_Z + threadIdx.z``,
+        S_THREADS_Z = 1): a block's threads all pass it or all fail it."""
+        index = g.sides[0]
+        parts = dims_of(index, g.bound.span)
+        return bool(parts) and all(_unit_tile(_retile(p.dim, index, p.offset_syms).tile, self.conv.values) for p in parts)
 
     def _uniform_if(self, g: Guard) -> tuple[str, str] | None:
         """``lane * f + i * S >= n`` with ``lane * f`` spanning exactly S (``(tid % 32) * 8 +
@@ -1606,6 +1637,52 @@ def _past_guard(extra: list[Term] | None, counters: set[str], limit: Expr) -> bo
         t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST, Kind.LOOP}
         and all(f.name in counters for f in syms(Call("", t.factors)) if f.kind is Kind.LOOP)
         for t in counted) and all(_row_offset(t) for t in extra if t not in counted)
+
+
+def _unit_tile(tile: str | None, values: dict[str, int | None]) -> bool:
+    """``tile`` is a product of sizes known to be 1."""
+    factors = tile_factors(tile) if tile else []
+    return bool(factors) and all(f == "1" or values.get(f) == 1 for f in factors)
+
+
+def _whole_strides(g: Guard, index: Expr, ranges: dict[str, tuple[int, Expr, str]]) -> bool:
+    """``x[i + j * blockDim.x]`` (j < ILP) under ``i < n - n % (ILP * blockDim.x)``, i stepping by
+    that stride from ``threadIdx.x``: the limit is a whole number of strides, so a thread below it
+    has its whole stride below it, and the unrolled elements with it (the tail is left to a loop
+    after). The guard bounds every element."""
+    limit, guarded = g.sides[1], g.sides[0]
+    if not (isinstance(limit, Bin) and limit.op == "-" and isinstance(limit.right, Bin) and limit.right.op == "%"
+            and limit.right.left == limit.left):
+        return False
+    stride = terms_text(expand(limit.right.right))
+    terms = variable(expand(guarded))
+    lane = [t for t in terms if t.coeff == 1 and t.factors == (Sym("threadIdx.x", Kind.LANE),)]
+    steps = [t for t in terms if t not in lane]
+    if len(lane) != 1 or not steps or constant(expand(guarded)) or any(
+            terms_text([Term(t.coeff, tuple(f for f in t.factors if kinds(f) != {Kind.LOOP}))]) != stride
+            or sum(kinds(f) == {Kind.LOOP} for f in t.factors) != 1 for t in steps):
+        return False
+    extra = [t for t in _beyond(g, index) or [] if not _row_offset(t)]
+    reach: list[Term] = [Term(1, (Sym("blockDim.x", Kind.CONST),))]
+    for t in extra:
+        counter = [f for f in t.factors if isinstance(f, Sym) and f.kind is Kind.LOOP]
+        rng = ranges.get(counter[0].name) if len(counter) == 1 else None
+        if rng is None or rng[0] != 1 or rng[2] != "<" or t.coeff <= 0:
+            return False
+        others = tuple(f for f in t.factors if f is not counter[0])
+        reach += [Term(t.coeff * r.coeff, others + r.factors) for r in expand(Bin("-", rng[1], Num(1)))]
+    return bool(extra) and terms_text(collect(reach)) == stride
+
+
+def _first_of_group(g: Guard, group: Group | None, index: Expr) -> bool:
+    """A guard on the start of a group whose width is no number (``a < end`` over ``enc[K * i +
+    c]``, 8 * K bytes from ``a``): it bounds the first element only, and nothing the rules can
+    weigh against a width, so the access is taken as unguarded by it. One that lets the start reach
+    the extent itself (``a - 1 < n``) stays, as the off-by-one it is first."""
+    if group is None or group.width is not None or g.bound.admits_extent:
+        return False
+    extra = _beyond(g, index)
+    return bool(extra) and {terms_text([t]) for t in extra} == group.offsets
 
 
 def _walked_below(g: Guard, guards: tuple[Guard, ...]) -> bool:
@@ -2504,11 +2581,15 @@ def _multiple_of(conv: Converter, side: ci.Cursor, product: ci.Cursor, scope: Sc
 
 
 def _remainder(conv: Converter, mod: ci.Cursor, scope: Scope, origin: str) -> list[Divisibility]:
-    """``a % b`` as the fact ``a % b == 0``; nothing for another expression."""
+    """``a % b`` as the fact ``a % b == 0``, and as ``a % 8 == 0`` too where b is a compile-time
+    size of known value (``n % x128::size``); nothing for another expression."""
     parts = children(mod)
     if mod.kind != K.BINARY_OPERATOR or binary_op(mod) != "%" or len(parts) != 2:
         return []
-    return [Divisibility(render(conv.quiet_expr(parts[0], scope)), render(conv.quiet_expr(parts[1], scope)), origin)]
+    extent, tile = render(conv.quiet_expr(parts[0], scope)), render(conv.quiet_expr(parts[1], scope))
+    value = evaluate(parts[1])
+    numeric = [Divisibility(extent, str(value), origin)] if isinstance(value, int) and value > 1 and str(value) != tile else []
+    return [Divisibility(extent, tile, origin), *numeric]
 
 
 def padded_rows(kernel: Kernel) -> None:
@@ -2534,11 +2615,11 @@ def _rounded_up_units(limit: str, w: int) -> bool:
     return bool(re.fullmatch(rf"(?:ceil_div|cdiv|div_ceil)\(.+, {w}\)", limit))
 
 
-def assume_comments(src: Source, fn: ci.Cursor, prose: bool = False) -> list[Divisibility]:
+def assume_comments(src: Source, fn: ci.Cursor, prose: bool = False, sizes: set[str] = frozenset()) -> list[Divisibility]:
     """``// boundcheck: assume K % TILE == 0`` inside the function or on the lines just above it;
     with ``prose`` (a kernel's own documentation), also the divisibility its comments state in
-    words between its parameters (``// n must be a multiple of 4``:
-    :func:`~boundcheck.prose.stated_multiples`)."""
+    words between its parameters and the compile-time ``sizes`` it sees (``// n must be a multiple
+    of 4``, ``// assume width divisible by THREADS_X``: :func:`~boundcheck.prose.stated_multiples`)."""
     start, end = first(fn).line, last(fn).line
     lines = src.lines
     out = []
@@ -2551,7 +2632,7 @@ def assume_comments(src: Source, fn: ci.Cursor, prose: bool = False) -> list[Div
             out += [Divisibility(a, b, "assume comment") for a, b in _DIVISIBLE.findall(m.group(1))]
     if prose:
         names = {p.spelling for p in params(fn)} | {k.spelling for k in child_list(fn)
-                                                   if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER}
+                                                   if k.kind == K.TEMPLATE_NON_TYPE_PARAMETER} | sizes
         region = "\n".join(lines[max(top, 1) - 1:end])
         out += [Divisibility(extent, tile, "documented precondition")
                 for extent, tile in stated_multiples(comment_text(region, C_COMMENT), names)]

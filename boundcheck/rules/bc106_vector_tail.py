@@ -8,7 +8,8 @@ from boundcheck.symbolic import operand
 
 
 class VectorTail(Rule):
-    """A W-wide vector access is guarded on its first lane only (``i < n`` for a ``float4``)."""
+    """A W-wide vector access is guarded on its first lane only (``i < n`` for a ``float4``), or a
+    group of W elements a counted loop walks on its first element (``4 * g < n`` over ``x[4 * g + j]``)."""
 
     code = "BC106"
     name = "vector-tail"
@@ -18,7 +19,8 @@ class VectorTail(Rule):
         facts = list(kernel.contracts)
         for access in kernel.accesses:
             w = access.width
-            if w <= 1 or access.opaque or access.space is not Space.GLOBAL or any(f.tile == str(w) for f in [*facts, *access.facts]):
+            if w <= 1 or access.opaque or access.space is not Space.GLOBAL or any(
+                    f.tile == str(w) or f.tile.isdigit() and int(f.tile) % w == 0 for f in [*facts, *access.facts]):
                 continue
             for dim in access.dims:
                 # a limit that moves with the block ends a window inside the data: reading a
@@ -37,14 +39,16 @@ class VectorTail(Rule):
                 written, extent = _limit(b.limit, b.limit_slack), _limit(b.limit, b.limit_slack if b.sized_limit else 0)
                 # the index already names lane_offset lanes past the first (`i * 4 + 3`)
                 last_lane = f"{b.index} + {w - 1 - b.lane_offset}" if w - 1 > b.lane_offset else b.index
+                what, tail = (f"group of {w} elements of", "group") if access.walked else (f"{w}-wide access to", "vector")
+                fix = "guard each element the loop walks" if access.walked else \
+                    f"guard it with `{last_lane} < {operand(extent, '<', right=True)}` and finish the tail with scalar accesses"
                 yield self.finding(
                     module, access.span,
-                    f"{w}-wide access to `{access.buffer}` is guarded by"
+                    f"{what} `{access.buffer}` is guarded by"
                     f" `{b.index} {b.op} {operand(written, '<', right=True)}`,"
-                    f" which checks its first lane only: for {operand(extent, '%')} % {w} != 0 the last vector"
-                    f" runs up to {w - 1} elements past the end; guard it with"
-                    f" `{last_lane} < {operand(extent, '<', right=True)}`"
-                    f" and finish the tail with scalar accesses, or assert `{operand(extent, '%')} % {w} == 0`",
+                    f" which checks its first {'element' if access.walked else 'lane'} only: for"
+                    f" {operand(extent, '%')} % {w} != 0 the last {tail}"
+                    f" runs up to {w - 1} elements past the end; {fix}, or assert `{operand(extent, '%')} % {w} == 0`",
                     kernel, access=access,
                     # the fix goes on the guard, which a helper's access can be far from
                     related=((b.span, "the guard that checks the first lane only"),) if b.span.line != access.span.line else (),

@@ -70,3 +70,20 @@ def test_a_cuda_comment_that_states_no_contract_leaves_the_access_reported(doc: 
 def test_stated_multiples_reads_the_tile_as_written() -> None:
     assert stated_multiples("N must be divisible by (BLOCK_N * 2); x is a multiple of 16.") == [
         ("N", "BLOCK_N * 2"), ("x", "16")]
+
+
+def test_an_assumption_may_name_what_the_extent_sizes_and_leave_the_verb_unsaid() -> None:
+    assert stated_multiples("assume width of weight matrix divisible by THREADS_X") == [("width", "THREADS_X")]
+    assert stated_multiples("The width of the matrix must be a multiple of 32.") == [("width", "32")]
+    assert stated_multiples("if the width of the matrix is a multiple of 32") == []
+
+
+def test_a_cuda_comment_beside_the_index_may_name_a_file_constant_as_the_tile() -> None:
+    src = """\
+const int THREADS_X = 32;
+__global__ void scale(float* x, int width) {
+  int col = THREADS_X * blockIdx.x + threadIdx.x;  // assume width of weight matrix divisible by THREADS_X
+  x[col] = 2.0f * x[col];
+}
+"""
+    assert findings(src, Language.CUDA) == []
