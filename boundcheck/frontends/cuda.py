@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import clang.cindex as ci
 
-from boundcheck.frontends.cuda_expr import Converter, Scope, children, params, strip
+from boundcheck.frontends.cuda_expr import Converter, Scope, children, is_integer, params, strip
 from boundcheck.frontends.cuda_fixed_rows import (
     block_scratch,
     columns_inside,
@@ -52,7 +52,17 @@ from boundcheck.frontends.cuda_parse import (
 from boundcheck.frontends.cuda_powers import host_summaries
 from boundcheck.frontends.cuda_slots import drop_slot_dims, resolved
 from boundcheck.frontends.cuda_wrappers import find_wrappers
-from boundcheck.model import LAUNCH_BINDING, Divisibility, Exit, Kernel, Language, Module, Span
+from boundcheck.model import (
+    LAUNCH_BINDING,
+    Access,
+    Divisibility,
+    Exit,
+    Kernel,
+    Language,
+    Module,
+    Span,
+    Tiling,
+)
 from boundcheck.symbolic import tile_factors
 
 K = ci.CursorKind
@@ -173,6 +183,10 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             module.foreign_launches.setdefault((where.get(hl.launch.kernel, ""), hl.launch.kernel), []).append(hl)
     for (name, which), hls in by_kernel.items():
         fn, kernel = kernels[name][which]
+        bound = _block_params(hls, fn, conv.values)
+        if bound:  # walked again with those parameters as the block's size
+            kernel.accesses[:] = _loop_tiled(kernel.accesses, KernelBuilder(
+                fn, src, macros, helpers, file_contracts, bound).build().accesses)
         builder = builders[name][which]
         for hl in hls:
             _host_contracts(hl, fn, kernel)
@@ -349,6 +363,40 @@ def _block_uniform_exits(hls: list[HostLaunch], kernel: Kernel, quotients: dict[
 def _divides(block: str, tile: str) -> bool:
     """``n / 512`` blocks of 256 threads: each thread takes two elements of its block's tile."""
     return block.isdigit() and tile.isdigit() and int(block) > 0 and int(tile) % int(block) == 0
+
+
+def _loop_tiled(accesses: list[Access], walked: list[Access]) -> list[Access]:
+    """Each access as ``walked`` reads it where that reading has a lane a loop tiles and the first
+    reading had none: ``m[i * Br + tx]`` walks tiles of the block once Br is its size. A block
+    index times that size (``row * dim + d`` under ``<<<rows, dim>>>``) keeps its first reading,
+    one block spanning its row."""
+    def tiled(a: Access) -> bool:
+        return any(d.tiling is Tiling.LOOP for d in a.dims)
+
+    if len(accesses) != len(walked):
+        return accesses
+    return [b if (a.span, a.buffer, a.kind) == (b.span, b.buffer, b.kind) and tiled(b) and not tiled(a) else a
+            for a, b in zip(accesses, walked)]
+
+
+def _block_params(hls: list[HostLaunch], fn: ci.Cursor, values: dict[str, int | None]) -> dict[str, int | None]:
+    """The integer parameters every launch passes the block's x size for (the same name, or the
+    same number: `fwd<<<grid, Bc>>>(…, Br)` with `const int Bc = 32, Br = 32;`), with that number
+    where every launch gives the same one. Such a parameter is the tile a loop steps by
+    (`m[i * Br + threadIdx.x]` walks tiles of the block), not a runtime extent."""
+    def number(name: str | None) -> int | None:
+        if not name:
+            return None
+        return int(name) if name.isdigit() else values.get(name)
+
+    names = [p.spelling if is_integer(p) else "" for p in params(fn)]
+    out: dict[str, int | None] | None = None
+    for hl in hls:
+        block = hl.block_x_value if hl.block_x_value is not None else number(hl.block)
+        mine = {p: block for h, p in zip(hl.kernel_args, names) if h and p
+                and (h == hl.block or block is not None and block > 0 and number(h) == block)}
+        out = mine if out is None else {p: v if out[p] == v else None for p, v in mine.items() if p in out}
+    return out or {}
 
 
 def _block_bindings(hl: HostLaunch, fn: ci.Cursor) -> set[Divisibility]:

@@ -226,8 +226,11 @@ def _as_parameter(ref: Ref, param: ci.Cursor) -> Ref:
 
 class KernelBuilder:
     def __init__(self, fn: ci.Cursor, src: Source, macros: set[str], helpers: Helpers,
-                 file_contracts: list[Divisibility]) -> None:
+                 file_contracts: list[Divisibility], block_params: dict[str, int | None] | None = None) -> None:
         self.fn, self.src = fn, src
+        # integer parameters every launch passes the block's x size (`Br` with `dim3 block(Bc)`,
+        # Bc = Br = 32): the tile of threadIdx.x, a size fixed for the launch (see cuda._block_params)
+        self.block_params = block_params or {}
         self.conv = Converter(src, macros, helpers)
         self.conv.on_subscript = self._on_access
         self.conv.on_conditional = self._on_conditional
@@ -291,6 +294,9 @@ class KernelBuilder:
                 size = _size(t.get_pointee())
                 self.state.ptrs[p.spelling] = Ref(p.spelling, Space.GLOBAL, Num(0), size, size)
                 scope.kinds[p.spelling] = Kind.OTHER
+            elif is_integer(p) and p.spelling in self.block_params:
+                scope.kinds[p.spelling] = Kind.CONST
+                self.conv.values[p.spelling] = self.block_params[p.spelling]
             elif is_integer(p):
                 scope.kinds[p.spelling] = Kind.EXTENT
             else:
