@@ -476,6 +476,18 @@ class KernelBuilder:
         if group is not None and group.width is not None and (
                 group.offsets <= {terms_text([t]) for t in variable(expand(g.sides[0]))} or group.counts(g.sides[0])):
             return replace(g.bound, lane_offset=g.bound.lane_offset + width - 1)
+        if group is not None and group.width is not None:
+            # `column + PER_THREAD - 1 < dim` with `const int PER_THREAD = 16`: the named size is
+            # part of the offset the guard adds to the group's start
+            every = expand(g.sides[0])
+            guarded = variable(every)
+            start = {terms_text([t]) for t in variable(expand(index))}
+            added = [_known(t, self.conv.values) for t in guarded if terms_text([t]) not in start]
+            # and on the limit's side, taken off it (`column <= dim - PER_THREAD`)
+            taken = [v for t in variable(expand(g.sides[1])) if (v := _known(t, self.conv.values)) is not None]
+            if (added or taken) and None not in added \
+                    and any(terms_text([t]) in start and lanes(Call("", t.factors)) for t in guarded):
+                return replace(g.bound, lane_offset=int(constant(every)) + sum(added) - sum(taken))
         return self._vector_bound(g, width, index)
 
     def _vector_bound(self, g: Guard, width: int, index: Expr) -> Bound:
@@ -1168,11 +1180,15 @@ class KernelBuilder:
                         var, start = strip(ik[0]).spelling, self.conv.expr(ik[1], st.scope)
         updates = [k for k in (body, inc) if k is not None]
         carried = set().union(*(_assigned_names(k) for k in updates))
+        # a counter from 0 by 1 (`for (k = 0; k < 16; k++)`) counts the steps of a pointer the body
+        # advances once per iteration (`*p++`): the pointer is `p + k * step`, walked in the loop's range
+        by_one = _step_operand(var, updates) if var is not None and start == Num(0) else None
+        counter = Sym(var, Kind.LOOP) if by_one is not None and by_one[0] == 1 and by_one[1] is None else None
         for name in carried:
             step = self._step(name, updates, st)
             if name in st.ptrs:
                 ref = st.ptrs[name]
-                st.ptrs[name] = replace(ref, offset=Bin("+", ref.offset, _times(Sym(name, Kind.LOOP), step)))
+                st.ptrs[name] = replace(ref, offset=Bin("+", ref.offset, _times(counter or Sym(name, Kind.LOOP), step)))
             elif name in st.scope.env and name != var and is_index(st.scope.env[name]):
                 old = st.scope.env[name]
                 st.scope.env[name] = Bin("+", old, _times(Sym(name, Kind.LOOP), step)) if lanes(old) \
@@ -1369,6 +1385,9 @@ class KernelBuilder:
                             else self.conv.expr(q, st.scope)
                         return replace(ref, offset=_add(ref.offset, step, binary_op(c)))
             return None
+        if kind == K.UNARY_OPERATOR and unary_op(c) in ("post++", "post--"):
+            kids = children(c)  # `*p++` reads where p points before the step
+            return self.resolve(kids[0], st) if kids else None
         if kind == K.UNARY_OPERATOR and unary_op(c) == "&":
             kids = children(c)
             inner = strip(kids[0]) if kids else None
@@ -1643,6 +1662,17 @@ def _past_guard(extra: list[Term] | None, counters: set[str], limit: Expr) -> bo
         t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST, Kind.LOOP}
         and all(f.name in counters for f in syms(Call("", t.factors)) if f.kind is Kind.LOOP)
         for t in counted) and all(_row_offset(t) for t in extra if t not in counted)
+
+
+def _known(t: Term, values: dict[str, int | None]) -> int | None:
+    """The value of a term of compile-time sizes whose values are known (``PER_THREAD``, ``2 * W``)."""
+    value = t.coeff
+    for f in t.factors:
+        v = values.get(f.name) if isinstance(f, Sym) and f.kind is Kind.CONST else None
+        if v is None:
+            return None
+        value *= v
+    return int(value) if float(value).is_integer() else None
 
 
 def _unit_tile(tile: str | None, values: dict[str, int | None]) -> bool:

@@ -149,3 +149,39 @@ __global__ void pool(const float* xyz, float* out, int n, int C) {
 }
 """
     assert findings(src, Language.CUDA) == []
+
+
+POINTER = """\
+const int PER_THREAD = 16;
+__global__ void sumsq(const float* __restrict__ x, float* __restrict__ out, int rows, int dim) {
+    int column = (blockIdx.x * blockDim.x + threadIdx.x) * PER_THREAD;
+    int row = blockIdx.y;
+    if (row >= rows) return;
+    if (GUARD) return;
+    const float* p = x + row * dim + column;
+    float acc = 0.0f;
+    for (int k = 0; k < PER_THREAD; k++) {
+        float v = *p++;
+        acc += v * v;
+    }
+    atomicAdd(&out[row], acc);
+}
+"""
+
+
+def test_a_pointer_stepped_once_per_iteration_walks_the_loops_group() -> None:
+    # `*p++` in a loop counting 0..16 by one reads p + k: a group of 16 from `column`
+    src = POINTER.replace("GUARD", "column >= dim")
+    assert findings(src, Language.CUDA) == at(src, "float v = *p++;", "BC106")
+
+
+@pytest.mark.parametrize("exit_", ["column + PER_THREAD > dim", "column + PER_THREAD - 1 >= dim",
+                                   "column > dim - PER_THREAD"])
+def test_a_guard_naming_the_groups_size_bounds_the_group(exit_: str) -> None:
+    # the named size (`const int PER_THREAD = 16`) counts towards the group's last element
+    assert findings(POINTER.replace("GUARD", exit_), Language.CUDA) == []
+
+
+def test_a_guard_letting_the_groups_last_element_reach_the_extent_is_off_by_one() -> None:
+    src = POINTER.replace("GUARD", "column + PER_THREAD - 1 > dim")
+    assert findings(src, Language.CUDA) == at(src, "if (column + PER_THREAD - 1 > dim)", "BC104")
