@@ -107,16 +107,20 @@ def _counter(t: Term) -> str:
 
 def _number(terms: list[Term], values: dict[str, int | None]) -> int | None:
     """The sum of ``terms`` where every size in it has a known value."""
-    total = 0
-    for t in terms:
-        value = t.coeff
-        for f in t.factors:
-            v = values.get(f.name) if isinstance(f, Sym) else None
-            if v is None:
-                return None
-            value *= v
-        total += value
-    return int(total) if float(total).is_integer() else None
+    parts = [term_value(t, values) for t in terms]
+    return None if None in parts else sum(parts)
+
+
+def term_value(t: Term, values: dict[str, int | None]) -> int | None:
+    """The integer value of a term of compile-time sizes whose values are known (``PER_THREAD``,
+    ``2 * W``); None where one is not."""
+    value = t.coeff
+    for f in t.factors:
+        v = values.get(f.name) if isinstance(f, Sym) and f.kind is Kind.CONST else None
+        if v is None:
+            return None
+        value *= v
+    return int(value) if float(value).is_integer() else None
 
 
 def _multiple(t: Term, w: Term) -> bool:

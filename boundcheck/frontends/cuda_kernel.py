@@ -42,7 +42,7 @@ from boundcheck.frontends.cuda_expr import (
     strip,
     written_variable,
 )
-from boundcheck.frontends.cuda_groups import Group, group_of
+from boundcheck.frontends.cuda_groups import Group, group_of, term_value
 from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
 from boundcheck.frontends.cuda_list_ends import inclusive_ends
@@ -482,9 +482,9 @@ class KernelBuilder:
             every = expand(g.sides[0])
             guarded = variable(every)
             start = {terms_text([t]) for t in variable(expand(index))}
-            added = [_known(t, self.conv.values) for t in guarded if terms_text([t]) not in start]
+            added = [term_value(t, self.conv.values) for t in guarded if terms_text([t]) not in start]
             # and on the limit's side, taken off it (`column <= dim - PER_THREAD`)
-            taken = [v for t in variable(expand(g.sides[1])) if (v := _known(t, self.conv.values)) is not None]
+            taken = [v for t in variable(expand(g.sides[1])) if (v := term_value(t, self.conv.values)) is not None]
             if (added or taken) and None not in added \
                     and any(terms_text([t]) in start and lanes(Call("", t.factors)) for t in guarded):
                 return replace(g.bound, lane_offset=int(constant(every)) + sum(added) - sum(taken))
@@ -1662,17 +1662,6 @@ def _past_guard(extra: list[Term] | None, counters: set[str], limit: Expr) -> bo
         t.coeff > 0 and kinds(Call("", t.factors)) == {Kind.CONST, Kind.LOOP}
         and all(f.name in counters for f in syms(Call("", t.factors)) if f.kind is Kind.LOOP)
         for t in counted) and all(_row_offset(t) for t in extra if t not in counted)
-
-
-def _known(t: Term, values: dict[str, int | None]) -> int | None:
-    """The value of a term of compile-time sizes whose values are known (``PER_THREAD``, ``2 * W``)."""
-    value = t.coeff
-    for f in t.factors:
-        v = values.get(f.name) if isinstance(f, Sym) and f.kind is Kind.CONST else None
-        if v is None:
-            return None
-        value *= v
-    return int(value) if float(value).is_integer() else None
 
 
 def _unit_tile(tile: str | None, values: dict[str, int | None]) -> bool:
