@@ -917,13 +917,23 @@ def floor_division(e: Expr, span: Span, int_division_ops: tuple[str, ...] = ("//
 
 def _multiple_of(num_terms: list[Term], den: Expr) -> bool:
     """Every term of the numerator holds the denominator as a factor, or a literal multiple of it."""
+    return bool(num_terms) and divided(num_terms, den) is not None
+
+
+def divided(terms: list[Term], den: Expr) -> list[Term] | None:
+    """``terms`` each divided exactly by ``den``, a single term (``row * S * K + lane * 8 * K`` by
+    ``K`` is ``row * S + lane * 8``); None where a term is not a multiple of it."""
     den_terms = expand(den)
     if len(den_terms) != 1 or not den_terms[0].coeff:
-        return False
+        return None
     d = den_terms[0]
-    return bool(num_terms) and all(
-        without(t.factors, [render(f) for f in d.factors]) is not None and float(t.coeff / d.coeff).is_integer()
-        for t in num_terms)
+    out = []
+    for t in terms:
+        rest = without(t.factors, [render(f) for f in d.factors])
+        if rest is None or not float(t.coeff / d.coeff).is_integer():
+            return None
+        out.append(Term(int(t.coeff / d.coeff), tuple(rest)))
+    return out
 
 
 def _chunk_position(terms: list[Term]) -> bool:

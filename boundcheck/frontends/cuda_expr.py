@@ -40,7 +40,7 @@ from boundcheck.symbolic import (
     Kind,
     Num,
     Sym,
-    Term,
+    divided,
     expand,
     kinds,
     lanes,
@@ -539,23 +539,8 @@ def _exact_quotient(left: Expr, right: Expr) -> Expr | None:
     """``(row * S * K + lane * 8 * K) / K`` is ``row * S + lane * 8``: a lane index every term of
     which is a multiple of the divisor divides exactly, term by term (a byte offset in K-byte units,
     ``a / K``); None for any other quotient."""
-    if not lanes(left):
-        return None
-    divisor = expand(right)
-    if len(divisor) != 1 or not divisor[0].coeff:
-        return None
-    (d,) = divisor
-    out = []
-    for t in expand(left):
-        factors = list(t.factors)
-        for f in d.factors:
-            if f not in factors:
-                return None
-            factors.remove(f)
-        if not float(t.coeff / d.coeff).is_integer():
-            return None
-        out.append(Term(int(t.coeff // d.coeff), tuple(factors)))
-    return sum_of(out)
+    quotient = divided(expand(left), right) if lanes(left) else None
+    return sum_of(quotient) if quotient is not None else None
 
 
 def _lane_split(op: str, left: Expr, right: Expr) -> Expr | None:

@@ -21,6 +21,7 @@ from boundcheck.symbolic import (
     Sym,
     Term,
     collect,
+    divided,
     expand,
     kinds,
     lanes,
@@ -50,7 +51,7 @@ class Group:
         start = expand(self.start)
         mine = {terms_text([t]) for t in variable(start)}
         lane_terms = [t for t in variable(expand(bounded)) if any(lanes(f) for f in t.factors)]
-        return bool(lane_terms) and all(_multiple(t, w) for t in start if t.coeff) and all(
+        return bool(lane_terms) and divided([t for t in start if t.coeff], sum_of([w])) is not None and all(
             terms_text([Term(t.coeff * w.coeff, t.factors + w.factors)]) in mine for t in lane_terms)
 
 
@@ -60,20 +61,14 @@ def group_of(index: Expr, loops: dict[str, tuple[int, Expr, str]], values: dict[
     by exactly the group's width; None otherwise (a stencil's ``x[i + j]`` overlaps its
     neighbour's elements, a row loop's ``j * N`` steps by a runtime size)."""
     terms = expand(index)
-    offsets = [t for t in terms if _counted(t, loops)]
+    offsets = [t for t in terms if counted(t, loops)]
     if not offsets:
         return None
     counters = [_counter(t) for t in offsets]
     rest = [t for t in terms if t not in offsets]
     if len(set(counters)) != len(counters) or any(s.name in counters for t in rest for f in t.factors for s in syms(f)):
         return None
-    reach: list[Term] = [Term(1, ())]
-    for t, name in zip(offsets, counters):
-        _, limit, op = loops[name]
-        last = limit if op == "<=" else Bin("-", limit, Num(1))
-        others = tuple(f for f in t.factors if f != Sym(name, Kind.LOOP))
-        reach += [Term(t.coeff * r.coeff, others + r.factors) for r in expand(last)]
-    width = collect(reach)
+    width = collect([Term(1, ()), *reach(offsets, loops)])
     text = terms_text(width)
     # the step between two lanes' groups: each lane's whole coefficient (`(3 + C) * lane` steps by
     # 3 + C, no group of 3)
@@ -89,7 +84,20 @@ def group_of(index: Expr, loops: dict[str, tuple[int, Expr, str]], values: dict[
     return Group(sum_of(rest), frozenset(terms_text([t]) for t in offsets), number, tuple(width))
 
 
-def _counted(t: Term, loops: dict[str, tuple[int, Expr, str]]) -> bool:
+def reach(terms: list[Term], loops: dict[str, tuple[int, Expr, str]]) -> list[Term]:
+    """The largest value of counted loop terms (each one :func:`counted`): ``K * i + c`` for ``i <
+    8``, ``c < K`` reaches ``7 * K + K - 1``."""
+    out: list[Term] = []
+    for t in terms:
+        name = _counter(t)
+        _, limit, op = loops[name]
+        last = limit if op == "<=" else Bin("-", limit, Num(1))
+        others = tuple(f for f in t.factors if f != Sym(name, Kind.LOOP))
+        out += [Term(t.coeff * r.coeff, others + r.factors) for r in expand(last)]
+    return out
+
+
+def counted(t: Term, loops: dict[str, tuple[int, Expr, str]]) -> bool:
     """``c * K * j``: one counter of a loop stepped by 1 from ``loops``, times positive
     compile-time sizes, to a compile-time limit."""
     counters = [f for f in t.factors if isinstance(f, Sym) and f.kind is Kind.LOOP]
@@ -121,14 +129,3 @@ def term_value(t: Term, values: dict[str, int | None]) -> int | None:
             return None
         value *= v
     return int(value) if float(value).is_integer() else None
-
-
-def _multiple(t: Term, w: Term) -> bool:
-    """``t`` is ``w`` times an integer: its coefficient a multiple of w's, w's sizes among its factors."""
-    factors = [terms_text([Term(1, (f,))]) for f in t.factors]
-    for f in w.factors:
-        text = terms_text([Term(1, (f,))])
-        if text not in factors:
-            return False
-        factors.remove(text)
-    return w.coeff != 0 and float(t.coeff / w.coeff).is_integer()

@@ -42,7 +42,7 @@ from boundcheck.frontends.cuda_expr import (
     strip,
     written_variable,
 )
-from boundcheck.frontends.cuda_groups import Group, group_of, term_value
+from boundcheck.frontends.cuda_groups import Group, counted, group_of, reach, term_value
 from boundcheck.frontends.cuda_helpers import Helpers
 from boundcheck.frontends.cuda_joint import joint_positions, joint_tiled
 from boundcheck.frontends.cuda_list_ends import inclusive_ends
@@ -1688,15 +1688,8 @@ def _whole_strides(g: Guard, index: Expr, ranges: dict[str, tuple[int, Expr, str
             or sum(kinds(f) == {Kind.LOOP} for f in t.factors) != 1 for t in steps):
         return False
     extra = [t for t in _beyond(g, index) or [] if not _row_offset(t)]
-    reach: list[Term] = [Term(1, (Sym("blockDim.x", Kind.CONST),))]
-    for t in extra:
-        counter = [f for f in t.factors if isinstance(f, Sym) and f.kind is Kind.LOOP]
-        rng = ranges.get(counter[0].name) if len(counter) == 1 else None
-        if rng is None or rng[0] != 1 or rng[2] != "<" or t.coeff <= 0:
-            return False
-        others = tuple(f for f in t.factors if f is not counter[0])
-        reach += [Term(t.coeff * r.coeff, others + r.factors) for r in expand(Bin("-", rng[1], Num(1)))]
-    return bool(extra) and terms_text(collect(reach)) == stride
+    return bool(extra) and all(counted(t, ranges) for t in extra) and terms_text(
+        collect([Term(1, (Sym("blockDim.x", Kind.CONST),)), *reach(extra, ranges)])) == stride
 
 
 def _first_of_group(g: Guard, group: Group | None, index: Expr) -> bool:
