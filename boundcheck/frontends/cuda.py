@@ -183,11 +183,10 @@ def _build(module: Module, parsed: Parsed, cuda_args: list[str], launched: dict[
             module.foreign_launches.setdefault((where.get(hl.launch.kernel, ""), hl.launch.kernel), []).append(hl)
     for (name, which), hls in by_kernel.items():
         fn, kernel = kernels[name][which]
-        bound = _block_params(hls, fn, conv.values)
-        if bound:  # walked again with those parameters as the block's size
-            kernel.accesses[:] = _loop_tiled(kernel.accesses, KernelBuilder(
-                fn, src, macros, helpers, file_contracts, bound).build().accesses)
         builder = builders[name][which]
+        bound = _block_params(hls, fn, conv.values)
+        if bound:  # read again with those parameters as the block's size
+            kernel.accesses[:] = _loop_tiled(kernel.accesses, builder.block_sized(bound))
         for hl in hls:
             _host_contracts(hl, fn, kernel)
         kernel.contracts += sorted(set.intersection(*(_block_bindings(hl, fn) for hl in hls)) - set(kernel.contracts),

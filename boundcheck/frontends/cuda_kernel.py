@@ -108,6 +108,7 @@ from boundcheck.symbolic import (
     oversized,
     render,
     scalar_tests,
+    substitute,
     syms,
     terms_text,
     tile_factors,
@@ -226,11 +227,8 @@ def _as_parameter(ref: Ref, param: ci.Cursor) -> Ref:
 
 class KernelBuilder:
     def __init__(self, fn: ci.Cursor, src: Source, macros: set[str], helpers: Helpers,
-                 file_contracts: list[Divisibility], block_params: dict[str, int | None] | None = None) -> None:
+                 file_contracts: list[Divisibility]) -> None:
         self.fn, self.src = fn, src
-        # integer parameters every launch passes the block's x size (`Br` with `dim3 block(Bc)`,
-        # Bc = Br = 32): the tile of threadIdx.x, a size fixed for the launch (see cuda._block_params)
-        self.block_params = block_params or {}
         self.conv = Converter(src, macros, helpers)
         self.conv.on_subscript = self._on_access
         self.conv.on_conditional = self._on_conditional
@@ -294,9 +292,6 @@ class KernelBuilder:
                 size = _size(t.get_pointee())
                 self.state.ptrs[p.spelling] = Ref(p.spelling, Space.GLOBAL, Num(0), size, size)
                 scope.kinds[p.spelling] = Kind.OTHER
-            elif is_integer(p) and p.spelling in self.block_params:
-                scope.kinds[p.spelling] = Kind.CONST
-                self.conv.values[p.spelling] = self.block_params[p.spelling]
             elif is_integer(p):
                 scope.kinds[p.spelling] = Kind.EXTENT
             else:
@@ -397,6 +392,14 @@ class KernelBuilder:
             self.kernel.loops[i] = plain
             if self.loops.get(loop.var) is loop:
                 self.loops[loop.var] = plain
+
+    def block_sized(self, sizes: dict[str, int | None]) -> list[Access]:
+        """The accesses read again with integer parameters every launch sets to the block's x size
+        (``Br`` with ``dim3 block(Bc)``, Bc = Br = 32; see ``cuda._block_params``) as compile-time
+        sizes of those values: the tile of ``threadIdx.x``, so ``m[i * Br + tx]`` walks tiles."""
+        self.conv.values.update(sizes)
+        names = {p: Sym(p, Kind.CONST) for p in sizes}
+        return [self._access(replace(rec, index=substitute(rec.index, names))) for rec in self.recs]
 
     def _access(self, rec: Rec) -> Access:
         span = rec.span
